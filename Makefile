@@ -1,0 +1,52 @@
+# llmtriage — quick start: `make demo`, then `make test`.
+BUILD ?= build
+JOBS ?= 2
+CMAKE_FLAGS ?=
+GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all deps build test test-fast sanitize tsan bench demo clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/CMakeCache.txt:
+	@scripts/install-deps
+	cmake -S . -B $(BUILD) $(GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+build: $(BUILD)/CMakeCache.txt
+	@scripts/install-deps
+	cmake --build $(BUILD) -j$(JOBS)
+
+# Every test through ctest (fast and slow labels); slow tests start real servers on 127.0.0.1.
+test: build
+	@scripts/install-deps --with-test-peers
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+test-fast: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -L fast
+
+# ASan + UBSan build of the tests (benchmarks off).
+sanitize:
+	@scripts/install-deps --with-test-peers
+	cmake -S . -B build-asan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DLLMTRIAGE_SANITIZE=ON -DLLMTRIAGE_BENCH=OFF
+	cmake --build build-asan -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j$(JOBS)
+
+# ThreadSanitizer build of the tests of the modules that run threads.
+tsan:
+	@scripts/install-deps --with-test-peers
+	cmake -S . -B build-tsan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DLLMTRIAGE_TSAN=ON -DLLMTRIAGE_BENCH=OFF
+	cmake --build build-tsan -j$(JOBS)
+	ctest --test-dir build-tsan --output-on-failure -j$(JOBS) -L net
+
+bench: build
+	@scripts/install-deps --with-test-peers
+	scripts/run-benchmarks $(BUILD)
+
+demo: build
+	@scripts/demo $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-asan build-tsan
