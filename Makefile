@@ -4,7 +4,7 @@ JOBS ?= 2
 CMAKE_FLAGS ?=
 GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: all deps build test test-fast sanitize tsan bench demo clean
+.PHONY: all deps build test test-fast sanitize tsan fuzz bench demo clean
 
 all: build
 
@@ -41,6 +41,12 @@ tsan:
 	cmake --build build-tsan -j$(JOBS)
 	ctest --test-dir build-tsan --output-on-failure -j$(JOBS) -L net
 
+# libFuzzer targets in fuzz/, each for FUZZ_SECONDS on its seed corpus (clang, ASan+UBSan).
+FUZZ_SECONDS ?= 20
+fuzz:
+	@scripts/install-deps
+	scripts/run-fuzz $(FUZZ_SECONDS)
+
 bench: build
 	@scripts/install-deps --with-test-peers
 	scripts/run-benchmarks $(BUILD)
@@ -49,4 +55,4 @@ demo: build
 	@scripts/demo $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz
