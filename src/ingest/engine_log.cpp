@@ -1,0 +1,395 @@
+#include "ingest/engine_log.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ingest/line_reader.h"
+#include "ingest/log_sink.h"
+#include "ingest/log_text.h"
+
+namespace llmtriage::ingest {
+
+using core::EngineKind;
+using core::EventKind;
+using detail::LogLineCtx;
+using detail::LogSink;
+using detail::Match;
+using logtext::starts_with;
+
+// ---- LogSink ---------------------------------------------------------------------------------
+
+namespace detail {
+
+core::Event& LogSink::event(EventKind kind, const LogLineCtx& ctx, EngineKind engine) {
+  core::Event e;
+  e.t_s = ctx.t;
+  e.kind = kind;
+  e.source = options_.source_name + ":" + std::to_string(ctx.line);
+  e.text = logtext::redact_secrets(logtext::sanitize(ctx.msg, 2048));
+  if (engine != EngineKind::unknown) e.labels["engine"] = core::to_string(engine);
+  result_.events.push_back(std::move(e));
+  return result_.events.back();
+}
+
+core::Event* LogSink::generic_event(EventKind kind, const LogLineCtx& ctx, EngineKind engine) {
+  if (generic_events_ >= options_.max_generic_events) {
+    ++result_.generic_events_dropped;
+    return nullptr;
+  }
+  ++generic_events_;
+  return &event(kind, ctx, engine);
+}
+
+core::EngineSample& LogSink::sample(const LogLineCtx& ctx, EngineKind engine) {
+  core::EngineSample s;
+  s.t_s = ctx.t.value_or(0.0);
+  s.engine = engine;
+  result_.timeline.push_back(std::move(s));
+  return result_.timeline.back();
+}
+
+core::EngineSample* LogSink::last_sample_at(const LogLineCtx& ctx) {
+  if (result_.timeline.empty()) return nullptr;
+  core::EngineSample& s = result_.timeline.back();
+  if (s.t_s == ctx.t.value_or(0.0)) return &s;
+  return nullptr;
+}
+
+void LogSink::set_version(std::string_view v) {
+  if (!v.empty() && v[0] == 'v') v.remove_prefix(1);
+  if (!v.empty() && result_.engine_version.empty()) result_.engine_version = std::string(v);
+}
+
+EngineKind LogSink::voted_engine() const {
+  int best = 0;
+  int64_t best_n = 0;
+  for (int i = 1; i < 16; ++i) {
+    // vLLM V0 and V1 votes count together; V0 wins when its own shapes were seen.
+    int64_t n = engine_votes_[i];
+    if (i == static_cast<int>(EngineKind::vllm)) n += engine_votes_[static_cast<int>(EngineKind::vllm_v0)];
+    if (i == static_cast<int>(EngineKind::vllm_v0)) continue;
+    if (n > best_n) { best = i; best_n = n; }
+  }
+  auto k = static_cast<EngineKind>(best);
+  if (k == EngineKind::vllm &&
+      engine_votes_[static_cast<int>(EngineKind::vllm_v0)] > engine_votes_[static_cast<int>(EngineKind::vllm)])
+    return EngineKind::vllm_v0;
+  return k;
+}
+
+}  // namespace detail
+
+// ---- the parser ------------------------------------------------------------------------------
+
+struct EngineLogParser::Impl {
+  LogParseOptions opt;
+  EngineLogResult res;
+  LogSink sink{opt, res};
+  std::string ansi_buf;
+
+  // time resolution
+  bool any_time = false;
+  bool relative = false;          // some timestamp lacked a year (and none was given)
+  int last_month = 0;
+  int64_t last_days = -1;         // days since epoch of the last dated line
+  double last_tod = -1;           // last time of day, for midnight roll-over
+  int64_t day_offset = 0;         // for time-only logs
+  std::optional<double> last_t;
+
+  // traceback grouping
+  bool in_tb = false;
+  bool tb_pending_close = false;  // the exception line was seen; a chained one may follow
+  std::string tb_text;
+  int64_t tb_line = 0;
+  std::optional<double> tb_t;
+  std::string tb_final;           // the exception line
+  int64_t tb_final_line = 0;
+  LogPrefix tb_prefix;
+
+  explicit Impl(LogParseOptions o) : opt(std::move(o)) {
+    if (opt.source_name.empty()) opt.source_name = "log";
+  }
+
+  void issue(int64_t line, const char* kind, std::string_view text) {
+    ++res.bad_input[kind];
+    if (res.issues.size() < opt.max_reported_issues)
+      res.issues.push_back({line, kind, logtext::sanitize(text, 120)});
+  }
+
+  std::optional<double> resolve(const LogTime& t) {
+    if (!t.valid) return std::nullopt;
+    any_time = true;
+    if (t.unix_s) return *t.unix_s;
+    if (t.elapsed_s) {
+      relative = true;
+      return *t.elapsed_s;
+    }
+    double tod = t.hour * 3600.0 + t.minute * 60.0 + t.second;
+    int64_t days;
+    if (t.month == 0) {
+      // Time of day only: roll over at midnight (a jump back of more than 12 h).
+      relative = true;
+      if (last_tod >= 0 && tod < last_tod - 43200) ++day_offset;
+      days = (last_days >= 0 ? last_days : 0) + day_offset;
+    } else {
+      int year = t.year;
+      if (year == 0) {
+        // vLLM prints MM-DD only: the given year, else a leap placeholder (relative timeline).
+        if (last_month == 12 && t.month == 1) ++year_bump_;
+        if (opt.year == 0) relative = true;
+        year = (opt.year != 0 ? opt.year : 2000) + year_bump_;
+      }
+      last_month = t.month;
+      days = days_from_civil(year, t.month, t.day);
+      last_days = days;
+      day_offset = 0;
+      if (!t.tz_offset_s) res.time_zone_assumed_utc = true;
+    }
+    last_tod = tod;
+    double s = static_cast<double>(days) * 86400.0 + tod - t.tz_offset_s.value_or(0);
+    return s;
+  }
+  int year_bump_ = 0;
+
+  Match dispatch(const LogLineCtx& ctx) {
+    Match r = Match::none;
+    EngineKind hint = ctx.prefix->hint;
+    switch (hint) {
+      case EngineKind::vllm:
+      case EngineKind::vllm_v0: r = detail::match_vllm(ctx, sink); break;
+      case EngineKind::sglang: r = detail::match_sglang(ctx, sink); break;
+      case EngineKind::tgi: r = detail::match_tgi(ctx, sink); break;
+      case EngineKind::llamacpp: r = detail::match_llamacpp(ctx, sink); break;
+      case EngineKind::ollama:
+        r = detail::match_ollama(ctx, sink);
+        if (r == Match::none) r = detail::match_llamacpp(ctx, sink);  // Ollama embeds llama.cpp
+        break;
+      case EngineKind::trtllm:
+      case EngineKind::unknown:
+        r = detail::match_vllm(ctx, sink);
+        if (r == Match::none) r = detail::match_sglang(ctx, sink);
+        if (r == Match::none) r = detail::match_llamacpp(ctx, sink);
+        if (r == Match::none) r = detail::match_tgi(ctx, sink);
+        break;
+    }
+    if (r != Match::none) return r;
+    LogLevel lvl = ctx.prefix->level;
+    if (lvl == LogLevel::info || lvl == LogLevel::debug || lvl == LogLevel::trace) return r;
+    r = detail::match_errors(ctx, sink);
+    if (r != Match::none) return r;
+    if (lvl == LogLevel::error || lvl == LogLevel::critical) {
+      sink.generic_event(EventKind::error, ctx, hint);
+      return Match::other;
+    }
+    if (lvl == LogLevel::warning) {
+      sink.generic_event(EventKind::warning, ctx, hint);
+      return Match::other;
+    }
+    return r;
+  }
+
+  // Is `msg` part of a Python traceback body?
+  static bool tb_body(std::string_view msg) {
+    return msg.empty() || msg[0] == ' ' || msg[0] == '\t' || msg[0] == '^' || msg[0] == '~' ||
+           starts_with(msg, "File \"");
+  }
+  static bool tb_chain(std::string_view msg) {
+    return starts_with(msg, "During handling of the above exception") ||
+           starts_with(msg, "The above exception was the direct cause") ||
+           starts_with(msg, "Traceback (most recent call last)");
+  }
+
+  void tb_append(std::string_view raw) {
+    ++res.traceback_lines;
+    if (tb_text.size() < opt.max_traceback_bytes) {
+      tb_text.append(raw.substr(0, opt.max_traceback_bytes - tb_text.size()));
+      tb_text.push_back('\n');
+    }
+  }
+
+  void tb_close() {
+    in_tb = false;
+    tb_pending_close = false;
+    size_t before = res.events.size();
+    LogLineCtx ctx;
+    ctx.raw = tb_final;
+    ctx.msg = tb_final;
+    ctx.prefix = &tb_prefix;
+    ctx.line = tb_final_line ? tb_final_line : tb_line;
+    ctx.t = tb_t;
+    if (!tb_final.empty()) {
+      if (detail::match_errors(ctx, sink) == Match::none) {
+        // vLLM's own refusals may arrive as "ValueError: ..." lines; try its matcher too.
+        if (detail::match_vllm(ctx, sink) == Match::none || res.events.size() == before)
+          sink.event(EventKind::error, ctx, tb_prefix.hint);
+      }
+    } else {
+      ctx.msg = "Traceback (incomplete)";
+      sink.event(EventKind::error, ctx, tb_prefix.hint);
+    }
+    for (size_t i = before; i < res.events.size(); ++i) {
+      core::Event& e = res.events[i];
+      e.source = opt.source_name + ":" + std::to_string(tb_line);
+      e.labels["traceback"] = logtext::redact_secrets(logtext::sanitize(tb_text, opt.max_traceback_bytes));
+      size_t colon = tb_final.find(':');
+      if (colon != std::string::npos && colon < 80 && tb_final.find(' ') > colon)
+        e.labels["exception"] = logtext::sanitize(std::string_view(tb_final).substr(0, colon));
+    }
+    tb_text.clear();
+    tb_final.clear();
+    tb_final_line = 0;
+  }
+
+  void feed(std::string_view line, int64_t number, bool too_long, bool unterminated) {
+    ++res.lines_total;
+    if (too_long) {
+      issue(number, "too_long", line);
+      return;
+    }
+    if (unterminated && !line.empty()) issue(number, "truncated_last_line", line);
+    std::string_view s = logtext::strip_ansi(line, ansi_buf);
+    if (!logtext::is_plain_ascii(s)) {
+      if (logtext::looks_binary(s)) {
+        issue(number, "binary", s);
+        return;
+      }
+      if (!logtext::is_valid_utf8(s)) issue(number, "invalid_utf8", s);
+    }
+    LogPrefix p = parse_prefix(s);
+    std::optional<double> t = resolve(p.time);
+    if (t) last_t = t;
+    std::string_view msg = p.message;
+
+    if (in_tb) {
+      if (tb_pending_close) {
+        if (tb_chain(msg) || msg.empty()) {
+          tb_pending_close = false;
+          tb_append(s);
+          return;
+        }
+        tb_close();
+      } else if (tb_body(msg) || tb_chain(msg)) {
+        tb_append(s);
+        return;
+      } else {
+        // The exception line ("torch.OutOfMemoryError: CUDA out of memory. ...").
+        tb_append(s);
+        tb_final.assign(msg);
+        tb_final_line = number;
+        tb_pending_close = true;
+        return;
+      }
+    }
+    if (starts_with(msg, "Traceback (most recent call last)")) {
+      in_tb = true;
+      tb_pending_close = false;
+      tb_line = number;
+      tb_t = t ? t : last_t;
+      tb_prefix = p;
+      tb_prefix.message = {};
+      tb_prefix.process = {};
+      tb_text.clear();
+      tb_append(s);
+      return;
+    }
+
+    LogLineCtx ctx;
+    ctx.raw = s;
+    ctx.msg = msg;
+    ctx.prefix = &p;
+    ctx.line = number;
+    ctx.t = t ? t : last_t;
+    Match r = dispatch(ctx);
+    switch (r) {
+      case Match::parsed: ++res.lines_parsed; break;
+      case Match::other: ++res.lines_other; break;
+      case Match::malformed:
+        ++res.lines_malformed;
+        issue(number, "malformed", s);
+        break;
+      case Match::none:
+        if (p.recognized) ++res.lines_other; else ++res.lines_unknown;
+        break;
+    }
+  }
+
+  EngineLogResult finish() {
+    if (in_tb) tb_close();
+    res.engine = sink.voted_engine();
+    if (!any_time) {
+      res.time_base = "none";
+    } else if (relative) {
+      res.time_base = "relative";
+      double t0 = INFINITY;
+      for (auto& e : res.events) if (e.t_s) t0 = std::min(t0, *e.t_s);
+      for (auto& s : res.timeline) t0 = std::min(t0, s.t_s);
+      if (std::isfinite(t0)) {
+        for (auto& e : res.events) if (e.t_s) *e.t_s -= t0;
+        for (auto& s : res.timeline) s.t_s -= t0;
+      }
+    } else {
+      res.time_base = "unix";
+    }
+    for (auto& s : res.timeline)
+      if (s.engine == EngineKind::unknown) s.engine = res.engine;
+    return std::move(res);
+  }
+};
+
+EngineLogParser::EngineLogParser(LogParseOptions options) : impl_(new Impl(std::move(options))) {}
+EngineLogParser::~EngineLogParser() { delete impl_; }
+EngineLogParser::EngineLogParser(EngineLogParser&& o) noexcept : impl_(o.impl_) { o.impl_ = nullptr; }
+EngineLogParser& EngineLogParser::operator=(EngineLogParser&& o) noexcept {
+  std::swap(impl_, o.impl_);
+  return *this;
+}
+void EngineLogParser::feed(std::string_view line, int64_t n, bool too_long, bool unterminated) {
+  impl_->feed(line, n, too_long, unterminated);
+}
+EngineLogResult EngineLogParser::finish() { return impl_->finish(); }
+
+core::Result<EngineLogResult> parse_engine_log_file(const std::string& path, LogParseOptions options) {
+  if (options.source_name.empty()) options.source_name = path;
+  auto reader = LineReader::open(path, options.max_line_bytes);
+  if (!reader) return std::move(reader).error();
+  EngineLogParser parser(options);
+  Line line;
+  while ((*reader)->next(line)) parser.feed(line.text, line.number, line.too_long, line.last_unterminated);
+  EngineLogResult res = parser.finish();
+  if ((*reader)->error()) res.read_error = *(*reader)->error();
+  return res;
+}
+
+EngineLogResult parse_engine_log_text(std::string_view text, LogParseOptions options) {
+  auto reader = LineReader::from_string(text, options.max_line_bytes);
+  EngineLogParser parser(options);
+  Line line;
+  while (reader->next(line)) parser.feed(line.text, line.number, line.too_long, line.last_unterminated);
+  return parser.finish();
+}
+
+std::map<std::string, double> merged_startup_fields(const EngineLogResult& result) {
+  std::map<std::string, double> out;
+  for (const auto& e : result.events)
+    if (e.kind == EventKind::startup_memory)
+      for (const auto& [k, v] : e.fields) out.emplace(k, v);
+  return out;
+}
+
+std::string describe(const EngineLogResult& r) {
+  std::string s = std::to_string(r.lines_total) + " lines: " + std::to_string(r.lines_parsed) +
+                  " parsed, " + std::to_string(r.lines_other) + " other, " +
+                  std::to_string(r.lines_unknown) + " unknown, " +
+                  std::to_string(r.lines_malformed) + " malformed; engine " +
+                  core::to_string(r.engine);
+  if (!r.engine_version.empty()) s += " " + r.engine_version;
+  s += "; " + std::to_string(r.events.size()) + " events, " + std::to_string(r.timeline.size()) +
+       " samples; time " + r.time_base;
+  for (const auto& [k, n] : r.bad_input) s += "; " + std::to_string(n) + " " + k;
+  for (const auto& i : r.issues) {
+    s += "; line " + std::to_string(i.line) + ": " + i.kind;
+  }
+  return s;
+}
+
+}  // namespace llmtriage::ingest
