@@ -1,0 +1,141 @@
+#include "sim/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace llmtriage::sim {
+
+double ModelShape::attn_params_per_layer() const {
+  const double q = static_cast<double>(n_heads) * head_dim;
+  if (kv_lora_rank > 0) {
+    // MLA: hidden -> latent (+ rope key), latent -> per-head K and V, plus Q and O projections.
+    const double lat = static_cast<double>(kv_lora_rank) + qk_rope_head_dim;
+    return hidden * q + hidden * lat + kv_lora_rank * 2.0 * q + q * hidden;
+  }
+  const double kv = static_cast<double>(n_kv_heads) * head_dim;
+  return hidden * q + 2.0 * hidden * kv + q * hidden;
+}
+
+double ModelShape::dense_mlp_params_per_layer() const { return 3.0 * hidden * intermediate; }  // gate, up, down
+
+double ModelShape::expert_params() const { return 3.0 * hidden * moe_intermediate; }
+
+double ModelShape::active_linear_params(double) const {
+  const double attn = attn_params_per_layer() * n_layers;
+  if (num_experts <= 0) return attn + dense_mlp_params_per_layer() * n_layers;
+  const int moe_layers = n_layers - first_k_dense;
+  const double per_moe = (experts_per_tok + n_shared_experts) * expert_params() + hidden * num_experts;
+  return attn + dense_mlp_params_per_layer() * first_k_dense + per_moe * moe_layers;
+}
+
+double ModelShape::weight_bytes_touched(double tokens) const {
+  double params = attn_params_per_layer() * n_layers + static_cast<double>(vocab) * hidden;  // + lm_head
+  if (num_experts <= 0) {
+    params += dense_mlp_params_per_layer() * n_layers;
+  } else {
+    const int moe_layers = n_layers - first_k_dense;
+    const double k = experts_per_tok, e = num_experts;
+    const double touched = e * (1.0 - std::pow(1.0 - k / e, std::max(tokens, 1.0)));
+    params += dense_mlp_params_per_layer() * first_k_dense +
+              (touched + n_shared_experts) * expert_params() * moe_layers;
+  }
+  return params * weight_bytes_per_param;
+}
+
+double ModelShape::kv_bytes_per_token() const {
+  if (kv_lora_rank > 0) return (static_cast<double>(kv_lora_rank) + qk_rope_head_dim) * n_layers * kv_bytes_per_elem;
+  return 2.0 * n_layers * n_kv_heads * head_dim * kv_bytes_per_elem;
+}
+
+double ModelShape::total_params() const {
+  double p = attn_params_per_layer() * n_layers + static_cast<double>(vocab) * hidden * (tied_embeddings ? 1 : 2);
+  if (num_experts <= 0) return p + dense_mlp_params_per_layer() * n_layers;
+  const int moe_layers = n_layers - first_k_dense;
+  return p + dense_mlp_params_per_layer() * first_k_dense +
+         (num_experts + n_shared_experts) * expert_params() * moe_layers;
+}
+
+core::Result<Calibration> Calibration::from_json_text(const std::string& text, const std::string& where) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return core::make_error(core::ErrorKind::input, where, "a JSON object of calibration constants",
+                            "text that is not a JSON object");
+  Calibration c;
+  struct Field { const char* key; double* d; int* i; };
+  const Field fields[] = {
+      {"mfu", &c.mfu, nullptr}, {"mfu_fp8", &c.mfu_fp8, nullptr}, {"mbu", &c.mbu, nullptr},
+      {"attn_eff", &c.attn_eff, nullptr}, {"layer_fixed_us", &c.layer_fixed_us, nullptr},
+      {"ar_latency_us", &c.ar_latency_us, nullptr}, {"ar_latency_pcie_us", &c.ar_latency_pcie_us, nullptr},
+      {"ar_bw", &c.ar_bw, nullptr}, {"cpu_step_ms", &c.cpu_step_ms, nullptr},
+      {"cpu_per_seq_us", &c.cpu_per_seq_us, nullptr}, {"cpu_overlapped", nullptr, &c.cpu_overlapped},
+  };
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key().rfind("_", 0) == 0 || it.key() == "source" || it.key() == "notes") continue;  // comments
+    const Field* f = nullptr;
+    for (const auto& x : fields) if (it.key() == x.key) f = &x;
+    if (!f)
+      return core::make_error(core::ErrorKind::input, where + ": key '" + it.key() + "'",
+                              "one of mfu, mfu_fp8, mbu, attn_eff, layer_fixed_us, ar_latency_us, "
+                              "ar_latency_pcie_us, ar_bw, cpu_step_ms, cpu_per_seq_us, cpu_overlapped",
+                              "'" + it.key() + "'");
+    if (f->i) {
+      if (it->is_boolean()) *f->i = it->get<bool>() ? 1 : 0;
+      else if (it->is_number()) *f->i = it->get<int>();
+      else return core::make_error(core::ErrorKind::input, where + ": " + it.key(), "true/false", it->dump());
+    } else {
+      if (!it->is_number() || it->get<double>() < 0)
+        return core::make_error(core::ErrorKind::input, where + ": " + it.key(), "a number >= 0", it->dump());
+      *f->d = it->get<double>();
+    }
+  }
+  for (double v : {c.mfu, c.mfu_fp8, c.mbu, c.attn_eff})
+    if (v <= 0 || v > 1)
+      return core::make_error(core::ErrorKind::input, where, "efficiency factors in (0, 1]", std::to_string(v));
+  return c;
+}
+
+CostModel::CostModel(ModelShape m, HardwareShape h, Calibration c, const EnginePreset& preset)
+    : m_(std::move(m)), h_(std::move(h)), c_(c) {
+  cpu_step_s_ = (c_.cpu_step_ms >= 0 ? c_.cpu_step_ms : preset.cpu_step_ms) * 1e-3;
+  cpu_per_seq_s_ = (c_.cpu_per_seq_us >= 0 ? c_.cpu_per_seq_us : preset.cpu_per_seq_us) * 1e-6;
+  overlapped_ = c_.cpu_overlapped >= 0 ? c_.cpu_overlapped == 1 : preset.cpu_overlapped;
+  // FP8 peaks are twice bf16 but the non-GEMM share does not shrink: a lower factor (overheads.md s.5).
+  mfu_eff_ = h_.peak_flops > h_.peak_attn_flops * 1.5 ? c_.mfu_fp8 : c_.mfu;
+}
+
+StepCost CostModel::step(const StepPlan& plan, const std::vector<SimRequest>& reqs, double clock_factor,
+                         double slow_factor) const {
+  StepCost s;
+  if (plan.seqs.empty()) return s;
+  const double tp = std::max(1, h_.tp);
+  double pairs = 0, kv_tokens = 0, sampled = 0;
+  for (const auto& q : plan.seqs) {
+    const double n = q.num_new_tokens, c = q.context_before;
+    pairs += n * c + n * (n + 1) * 0.5;
+    kv_tokens += c + n;
+    if (q.context_before + q.num_new_tokens >= reqs[q.req].num_tokens()) sampled += 1;
+  }
+  const double tokens = static_cast<double>(plan.num_tokens);
+  const double gemm_flops = (2.0 * m_.active_linear_params(tokens) * tokens + 2.0 * m_.hidden * m_.vocab * sampled) / tp;
+  const double wbytes = m_.weight_bytes_touched(tokens) / tp;
+  s.gemm_s = std::max(gemm_flops / (h_.peak_flops * mfu_eff_), wbytes / (h_.hbm_bw * c_.mbu));
+  const double attn_flops = 4.0 * m_.n_layers * m_.n_heads * m_.head_dim * pairs / tp;
+  const double kv_heads_per_rank = std::max(1.0, m_.n_kv_heads / tp);
+  const double kv_per_token_rank = m_.kv_lora_rank > 0 ? m_.kv_bytes_per_token()
+                                                      : m_.kv_bytes_per_token() * kv_heads_per_rank / m_.n_kv_heads;
+  s.attn_s = std::max(attn_flops / (h_.peak_attn_flops * c_.attn_eff), kv_tokens * kv_per_token_rank / (h_.hbm_bw * c_.mbu));
+  s.fixed_s = m_.n_layers * c_.layer_fixed_us * 1e-6;
+  if (h_.tp > 1) {
+    const double msg = tokens * m_.hidden * 2.0;  // bf16 activations
+    const double lat = (h_.nvlink ? c_.ar_latency_us : c_.ar_latency_pcie_us) * 1e-6;
+    s.allreduce_s = 2.0 * m_.n_layers * (lat + msg / c_.ar_bw);
+  }
+  const double cf = std::clamp(clock_factor, 0.05, 1.0);
+  s.gpu_s = ((s.gemm_s + s.attn_s + s.fixed_s) / cf + s.allreduce_s);
+  s.cpu_s = cpu_step_s_ + cpu_per_seq_s_ * static_cast<double>(plan.seqs.size());
+  s.step_s = (overlapped_ ? std::max(s.gpu_s, s.cpu_s) : s.gpu_s + s.cpu_s) * std::max(1.0, slow_factor);
+  return s;
+}
+
+}  // namespace llmtriage::sim

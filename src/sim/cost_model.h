@@ -1,0 +1,116 @@
+#pragma once
+// Step time of one engine iteration from first principles (a roofline per kernel family) plus the
+// fixed costs that dominate small batches. All inputs are physical; the few efficiency factors
+// are the only fitted constants (Calibration, overridable with --calibration FILE).
+//
+//   t_gemm = max(gemm_flops / (peak_flops * mfu), weight_bytes / (hbm_bw * mbu))
+//   t_attn = max(attn_flops / (peak_attn_flops * attn_eff), kv_bytes / (hbm_bw * mbu))
+//   t_fixed = n_layers * layer_fixed_us            (launches, norms, rotary, sync gaps)
+//   t_ar   = 2 * n_layers * (ar_latency_us + msg_bytes / ar_bw)   when TP > 1
+//   t_gpu  = (t_gemm + t_attn + t_fixed) / clock_factor + t_ar
+//   t_cpu  = cpu_step_ms + cpu_per_seq_us * seqs
+//   step   = max(t_gpu, t_cpu) if the engine overlaps CPU work, else t_gpu + t_cpu
+// with, per step (all per GPU, i.e. divided by TP):
+//   gemm_flops   = 2 * active_linear_params * tokens + 2 * hidden * vocab * sampled_seqs
+//   weight_bytes = bytes of the dense weights + of the MoE experts the step touches
+//                  (expected distinct experts for T tokens, k of E each: E * (1 - (1 - k/E)^T))
+//   attn_flops   = 4 * layers * q_heads * head_dim * sum over seqs of (n * c + n (n + 1) / 2)
+//                  (QK^T and PV, causal: new token j sees c + j keys)
+//   kv_bytes     = kv_bytes_per_token * sum over seqs of (c + n)   (K and V read once per step)
+// Sources: overheads.md in the project's reference set, sections 1, 4, 5, 6 (cited in
+// docs/sim.md); they are the defaults below.
+#include <cstdint>
+#include <string>
+
+#include "core/result.h"
+#include "sim/scheduler.h"
+
+namespace llmtriage::sim {
+
+// What the cost model needs of a model (built from catalog::ModelArch).
+struct ModelShape {
+  std::string name;
+  int n_layers = 32;
+  int64_t hidden = 4096;
+  int n_heads = 32;
+  int n_kv_heads = 8;
+  int head_dim = 128;
+  int64_t intermediate = 14336;     // dense MLP width (dense layers)
+  int64_t vocab = 128256;
+  // MoE (num_experts == 0 for dense models).
+  int num_experts = 0;
+  int experts_per_tok = 0;
+  int64_t moe_intermediate = 0;
+  int n_shared_experts = 0;
+  int first_k_dense = 0;            // leading dense layers in a MoE model
+  // MLA (DeepSeek): kv_lora_rank > 0 replaces per-head K/V with a latent of rank + rope dim.
+  int kv_lora_rank = 0;
+  int qk_rope_head_dim = 0;
+  double weight_bytes_per_param = 2.0;  // bf16 2, fp8 1, fp4 ~0.5
+  double kv_bytes_per_elem = 2.0;       // KV cache dtype
+  bool tied_embeddings = false;
+
+  // Derived (whole model, not per GPU).
+  double attn_params_per_layer() const;
+  double dense_mlp_params_per_layer() const;
+  double expert_params() const;             // one routed expert
+  double active_linear_params(double tokens) const;  // excl. lm_head, for FLOPs
+  double weight_bytes_touched(double tokens) const;  // incl. lm_head
+  double kv_bytes_per_token() const;        // all layers
+  double total_params() const;
+};
+
+struct HardwareShape {
+  std::string name;
+  double peak_flops = 989e12;       // dense, in the GEMM dtype (bf16 or fp8), per GPU
+  double peak_attn_flops = 989e12;  // bf16 dense (attention runs in bf16)
+  double hbm_bw = 3.35e12;          // bytes/s per GPU
+  int tp = 1;
+  bool nvlink = true;
+};
+
+// The fitted / physical constants. Defaults: docs/sim.md ("Cost model") with their sources.
+struct Calibration {
+  double mfu = 0.60;             // achievable fraction of peak GEMM FLOPs (whole prefill)
+  double mfu_fp8 = 0.45;         // same, relative to the FP8 peak (non-GEMM work does not speed up)
+  double mbu = 0.85;             // achievable fraction of HBM bandwidth for weight/KV streaming
+  double attn_eff = 0.50;        // achievable fraction of bf16 peak in attention kernels
+  double layer_fixed_us = 15.0;  // per-layer fixed cost per step
+  double ar_latency_us = 10.0;   // per all-reduce, NVLink custom all-reduce
+  double ar_latency_pcie_us = 40.0;
+  double ar_bw = 100e9;          // bytes/s effective all-reduce bandwidth
+  // Per-engine CPU overhead; negative = use the engine preset's value.
+  double cpu_step_ms = -1;
+  double cpu_per_seq_us = -1;
+  int cpu_overlapped = -1;       // -1 preset, 0 serial, 1 overlapped
+
+  // Reads a JSON object whose keys are the field names above; unknown keys are an error (a typo
+  // must not silently fall back to a default).
+  static core::Result<Calibration> from_json_text(const std::string& text, const std::string& where);
+};
+
+struct StepCost {
+  double gemm_s = 0, attn_s = 0, fixed_s = 0, allreduce_s = 0, gpu_s = 0, cpu_s = 0, step_s = 0;
+};
+
+class CostModel {
+ public:
+  CostModel(ModelShape m, HardwareShape h, Calibration c, const EnginePreset& preset);
+  // clock_factor in (0, 1]: GPU clock throttling (1 = nominal). slow_factor >= 1 multiplies the
+  // whole step (a degraded replica).
+  StepCost step(const StepPlan& plan, const std::vector<SimRequest>& reqs, double clock_factor = 1.0,
+                double slow_factor = 1.0) const;
+  const ModelShape& model() const { return m_; }
+  const HardwareShape& hardware() const { return h_; }
+  const Calibration& calibration() const { return c_; }
+
+ private:
+  ModelShape m_;
+  HardwareShape h_;
+  Calibration c_;
+  double cpu_step_s_, cpu_per_seq_s_;
+  bool overlapped_;
+  double mfu_eff_;
+};
+
+}  // namespace llmtriage::sim

@@ -1,0 +1,155 @@
+#include "sim/kv_cache.h"
+
+#include <algorithm>
+#include <cassert>
+#include <string>
+
+#include "sim/rng.h"
+
+namespace llmtriage::sim {
+
+const char* to_string(ReqState s) {
+  switch (s) {
+    case ReqState::pending: return "pending";
+    case ReqState::waiting: return "waiting";
+    case ReqState::running: return "running";
+    case ReqState::finished: return "finished";
+    case ReqState::rejected: return "rejected";
+    case ReqState::aborted: return "aborted";
+  }
+  return "?";
+}
+
+KvCache::KvCache(int64_t num_blocks, int block_size, bool prefix_caching)
+    : num_blocks_(num_blocks < 1 ? 1 : num_blocks),
+      block_size_(block_size < 1 ? 1 : block_size),
+      prefix_caching_(prefix_caching) {
+  const auto n = static_cast<size_t>(num_blocks_);
+  ref_.assign(n, 0);
+  hash_.assign(n, 0);
+  prev_.assign(n, -1);
+  next_.assign(n, -1);
+  for (int32_t b = 0; b < static_cast<int32_t>(num_blocks_); ++b) push_tail(b);
+}
+
+void KvCache::push_tail(int32_t b) {
+  prev_[b] = tail_;
+  next_[b] = -1;
+  if (tail_ >= 0) next_[tail_] = b; else head_ = b;
+  tail_ = b;
+  ++num_free_;
+}
+
+void KvCache::unlink(int32_t b) {
+  if (prev_[b] >= 0) next_[prev_[b]] = next_[b]; else head_ = next_[b];
+  if (next_[b] >= 0) prev_[next_[b]] = prev_[b]; else tail_ = prev_[b];
+  prev_[b] = next_[b] = -1;
+  --num_free_;
+}
+
+int32_t KvCache::pop_head() {
+  const int32_t b = head_;
+  assert(b >= 0);
+  unlink(b);
+  if (hash_[b] != 0) {  // evict: the cached content is lost
+    auto it = map_.find(hash_[b]);
+    if (it != map_.end() && it->second == b) map_.erase(it);
+    hash_[b] = 0;
+  }
+  return b;
+}
+
+uint64_t KvCache::block_hash(const SimRequest& r, int32_t index, uint64_t prev) const {
+  const bool shared = r.group_key != 0 &&
+                      static_cast<int64_t>(index + 1) * block_size_ <= r.shared_prefix_len;
+  uint64_t content = shared ? r.group_key : r.content_key;
+  // Blocks holding generated tokens differ between the n samples of one prompt.
+  if (r.sample != 0 && static_cast<int64_t>(index + 1) * block_size_ > r.prompt_len) content = mix64(content, r.sample);
+  return mix64(prev, mix64(content, static_cast<uint64_t>(index) + 1)) | 1;  // never 0
+}
+
+int32_t KvCache::find_cached_prefix(const SimRequest& r, std::vector<int32_t>& out) const {
+  if (!prefix_caching_) return 0;
+  const int32_t max_blocks = (r.num_tokens() - 1) / block_size_;
+  uint64_t prev = 0;
+  int32_t i = 0;
+  for (; i < max_blocks; ++i) {
+    const uint64_t h = block_hash(r, i, prev);
+    auto it = map_.find(h);
+    if (it == map_.end()) break;
+    out.push_back(it->second);
+    prev = h;
+  }
+  return i * block_size_;
+}
+
+int64_t KvCache::blocks_needed(const SimRequest& r, int32_t total_tokens,
+                               const std::vector<int32_t>& hits) const {
+  const int64_t want = (static_cast<int64_t>(total_tokens) + block_size_ - 1) / block_size_;
+  int64_t fresh = want - static_cast<int64_t>(r.blocks.size()) - static_cast<int64_t>(hits.size());
+  if (fresh < 0) fresh = 0;
+  int64_t touched_free = 0;
+  for (int32_t b : hits) touched_free += ref_[b] == 0 ? 1 : 0;
+  return fresh + touched_free;
+}
+
+bool KvCache::allocate(SimRequest& r, int32_t total_tokens, const std::vector<int32_t>& hits) {
+  if (blocks_needed(r, total_tokens, hits) > num_available()) return false;
+  for (int32_t b : hits) {
+    if (ref_[b] == 0) unlink(b);
+    ++ref_[b];
+    r.blocks.push_back(b);
+  }
+  if (!hits.empty()) r.num_cached_blocks = static_cast<int32_t>(r.blocks.size());
+  const size_t want = (static_cast<size_t>(total_tokens) + block_size_ - 1) / block_size_;
+  while (r.blocks.size() < want) {
+    const int32_t b = pop_head();
+    ref_[b] = 1;
+    r.blocks.push_back(b);
+  }
+  return true;
+}
+
+void KvCache::cache_full_blocks(SimRequest& r) {
+  if (!prefix_caching_) return;
+  const int32_t full = std::min<int32_t>(r.num_computed / block_size_, static_cast<int32_t>(r.blocks.size()));
+  uint64_t prev = r.num_cached_blocks > 0 ? hash_[r.blocks[r.num_cached_blocks - 1]] : 0;
+  for (int32_t i = r.num_cached_blocks; i < full; ++i) {
+    const int32_t b = r.blocks[i];
+    const uint64_t h = block_hash(r, i, prev);
+    hash_[b] = h;                 // kept even when a twin block owns the map entry: the chain needs it
+    map_.try_emplace(h, b);
+    prev = h;
+  }
+  if (full > r.num_cached_blocks) r.num_cached_blocks = full;
+}
+
+void KvCache::free(SimRequest& r) {
+  for (auto it = r.blocks.rbegin(); it != r.blocks.rend(); ++it) {
+    const int32_t b = *it;
+    assert(ref_[b] > 0);
+    if (--ref_[b] == 0) push_tail(b);
+  }
+  r.blocks.clear();
+  r.num_cached_blocks = 0;
+}
+
+std::string KvCache::check() const {
+  int64_t zero = 0, walked = 0;
+  for (int32_t b = 0; b < static_cast<int32_t>(num_blocks_); ++b) {
+    if (ref_[b] < 0) return "block " + std::to_string(b) + " has a negative ref count";
+    zero += ref_[b] == 0 ? 1 : 0;
+  }
+  for (int32_t b = head_; b >= 0; b = next_[b]) {
+    if (ref_[b] != 0) return "block " + std::to_string(b) + " is on the free queue while in use";
+    if (++walked > num_blocks_) return "free queue has a cycle";
+  }
+  if (walked != zero || walked != num_free_)
+    return "free queue holds " + std::to_string(walked) + " blocks, " + std::to_string(zero) +
+           " have ref 0, counter says " + std::to_string(num_free_);
+  for (const auto& [h, b] : map_)
+    if (hash_[b] != h) return "prefix map entry points at block " + std::to_string(b) + " with another hash";
+  return "";
+}
+
+}  // namespace llmtriage::sim
