@@ -32,7 +32,18 @@ bool parse_torch_oom(std::string_view m, core::Event& e) {
     put(e, "total_capacity_gib", size_gib_after(s, "has a total capacity of "));
     put(e, "free_gib", size_gib_after(s, " of which "));
     auto alloc = size_gib_after(s, "Of the allocated memory ");
-    auto unalloc = size_gib_after(s, "and ");
+    size_t of = s.find("Of the allocated memory ");
+    std::optional<double> unalloc;
+    if (of != std::string_view::npos) {
+      // "..., and 331.08 MiB is reserved by PyTorch but unallocated" (2.4+ may insert "with X
+      // allocated in private pools (e.g., CUDA Graphs), " before it)
+      size_t r = s.find("is reserved by PyTorch but unallocated", of);
+      size_t a = s.rfind("and ", r);
+      if (r != std::string_view::npos && a != std::string_view::npos && a > of) {
+        size_t pos = a + 4;
+        unalloc = logtext::size_gib_at(s, pos);
+      }
+    }
     put(e, "allocated_gib", alloc);
     if (unalloc && contains(s, "reserved by PyTorch but unallocated")) {
       e.fields["reserved_unallocated_gib"] = *unalloc;

@@ -1,5 +1,7 @@
 #include "ingest/log_prefix.h"
 
+#include <cctype>
+
 #include "ingest/log_text.h"
 
 namespace llmtriage::ingest {
@@ -141,11 +143,20 @@ bool parse_vllm(std::string_view s, size_t pos, LogPrefix& out) {
   ++p;
   // The file:line part, with or without '['; ends at "] ".
   size_t close = s.find("] ", p);
-  if (close == std::string_view::npos || close - p > 120) return false;
+  size_t msg_at;
+  if (close != std::string_view::npos && close - p <= 120) {
+    msg_at = close + 2;
+  } else {
+    // vLLM's docs quote lines without the bracket: "scheduler.py:1057 Sequence group ..."
+    size_t sp = s.find(' ', p);
+    if (sp == std::string_view::npos || s.substr(p, sp - p).find(".py:") == std::string_view::npos)
+      return false;
+    msg_at = sp + 1;
+  }
   t.valid = true;
   out.time = t;
   out.level = lvl;
-  out.message = s.substr(close + 2);
+  out.message = s.substr(msg_at);
   out.hint = core::EngineKind::vllm;
   out.recognized = true;
   return true;
@@ -205,12 +216,70 @@ void parse_llamacpp_json(std::string_view s, LogPrefix& out) {
   out.recognized = true;
 }
 
+
+// systemd journal: "Dec 04 03:12:55 host proc[123]: rest" (no year). Returns the rest's offset.
+size_t skip_journald(std::string_view s, LogTime& t) {
+  static constexpr std::string_view months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  if (s.size() < 20 || s[3] != ' ') return 0;
+  int mon = 0;
+  for (int i = 0; i < 12; ++i)
+    if (s.substr(0, 3) == months[i]) mon = i + 1;
+  if (mon == 0) return 0;
+  size_t p = 4;
+  if (s[p] == ' ') ++p;  // "Dec  4"
+  int day = 0;
+  while (p < s.size() && is_digit(s[p])) day = day * 10 + (s[p++] - '0');
+  if (p >= s.size() || s[p] != ' ' || day < 1 || day > 31) return 0;
+  ++p;
+  LogTime tt;
+  if (!parse_hms(s, p, tt) || p >= s.size() || s[p] != ' ') return 0;
+  size_t colon = s.find(": ", p);
+  if (colon == std::string_view::npos || colon - p > 100 || s[colon - 1] != ']') return 0;
+  tt.month = mon;
+  tt.day = day;
+  tt.valid = true;
+  t = tt;
+  return colon + 2;
+}
+
+// docker compose: "service-name  | rest"
+size_t skip_compose(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && i < 64 &&
+         (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '-' || s[i] == '_' || s[i] == '.'))
+    ++i;
+  if (i == 0 || i >= s.size() || s[i] != ' ') return 0;
+  size_t j = i;
+  while (j < s.size() && s[j] == ' ') ++j;
+  if (j + 1 < s.size() && s[j] == '|' && (s[j + 1] == ' ' || j + 2 == s.size() + 1)) return j + 2;
+  if (j + 1 == s.size() && s[j] == '|') return j + 1;
+  return 0;
+}
+
 }  // namespace
 
 LogPrefix parse_prefix(std::string_view s) {
   LogPrefix out;
   out.message = s;
   if (s.empty()) return out;
+  // Outer wrappers first: docker compose's "name  | " and the systemd journal's prefix.
+  if (size_t c = skip_compose(s); c > 0 && c <= s.size()) {
+    s = s.substr(c);
+    out.message = s;
+    out.recognized = true;
+    if (s.empty()) return out;
+  }
+  {
+    LogTime jt;
+    if (size_t j = skip_journald(s, jt); j > 0) {
+      s = s.substr(j);
+      LogPrefix inner = parse_prefix(s);
+      if (!inner.time.valid || (inner.time.month == 0 && !inner.time.unix_s)) inner.time = jt;
+      inner.recognized = true;
+      return inner;
+    }
+  }
   size_t pos = 0;
   // A container runtime's timestamp ("kubectl logs --timestamps") or TGI's own.
   if (is_digit(s[0])) {
@@ -339,6 +408,19 @@ LogPrefix parse_prefix(std::string_view s) {
       out.level = l;
       out.message = s.substr(p);
       out.recognized = true;
+      // Old llama.cpp server: "INFO [update_slots] input truncated | n_ctx=2048 ... timestamp=N"
+      if (!out.message.empty() && out.message[0] == '[' && out.message.find(" | ") != std::string_view::npos) {
+        size_t ts = out.message.rfind("timestamp=");
+        if (ts != std::string_view::npos) {
+          size_t q = ts + 10;
+          if (auto v = logtext::number_at(out.message, q)) {
+            out.time = LogTime{};
+            out.time.unix_s = *v;
+            out.time.valid = true;
+          }
+        }
+        out.hint = core::EngineKind::llamacpp;
+      }
       return out;
     }
   }

@@ -207,6 +207,13 @@ size_t redact_value_at(std::string& s, size_t pos) {
   while (pos < s.size() && (s[pos] == ' ' || s[pos] == '=' || s[pos] == ':')) ++pos;
   if (pos >= s.size()) return pos;
   size_t end;
+  if (s[pos] == '[') {  // a list of keys: redact the whole list
+    end = s.find(']', pos);
+    if (end == std::string::npos) end = s.size();
+    if (end == pos + 1) return end;
+    s.replace(pos + 1, end - pos - 1, "<redacted>");
+    return pos + 12;
+  }
   if (s[pos] == '\'' || s[pos] == '"') {
     char q = s[pos];
     end = s.find(q, pos + 1);
