@@ -3,9 +3,11 @@
 namespace llmtriage::cli {
 
 // Declarations of the make_*_command() factories, one per <name>_cmd.cpp.
+Command make_sim_run_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
+  c.push_back(make_sim_run_command());
   return c;
 }
 

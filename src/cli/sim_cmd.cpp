@@ -1,0 +1,203 @@
+// `llmtriage sim run`: simulate a continuous-batching engine (or a cluster of replicas) on a
+// virtual clock, from a scenario file or from flags, and print the serving summary.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+#include <ostream>
+
+#include "cli/command.h"
+#include "core/exit_code.h"
+#include "core/files.h"
+#include "sim/outputs.h"
+#include "sim/scenario.h"
+
+namespace llmtriage::cli {
+
+namespace {
+
+struct SimOpts {
+  std::string scenario;
+  std::optional<std::string> model, gpu, engine, dtype, quantization, kv_cache_dtype, router, calibration, out;
+  std::optional<int> tp, replicas;
+  std::optional<int64_t> input_len, output_len, concurrency, num_requests, max_num_seqs, max_num_batched_tokens,
+      max_model_len, kv_cache_tokens, prefix_groups, shared_prefix_len, seed;
+  std::optional<double> rate, burstiness, gpu_memory_utilization;
+  std::optional<bool> chunked, no_chunked, prefix, no_prefix;
+};
+
+void apply_flags(const SimOpts& o, sim::Scenario& s) {
+  auto& d = s.deployment;
+  if (o.model) d.model = *o.model;
+  if (o.gpu) d.gpu = *o.gpu;
+  if (o.tp) d.tp = *o.tp;
+  if (o.dtype) d.dtype = *o.dtype;
+  if (o.quantization) d.quantization = *o.quantization;
+  if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
+  if (o.gpu_memory_utilization) d.gpu_memory_utilization = *o.gpu_memory_utilization;
+  if (o.max_model_len) d.max_model_len = *o.max_model_len;
+  if (o.kv_cache_tokens) d.kv_cache_tokens = *o.kv_cache_tokens;
+  if (o.engine) s.engine = *o.engine;
+  if (o.max_num_seqs) s.max_num_seqs = *o.max_num_seqs;
+  if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
+  if (o.chunked) s.chunked_prefill = true;
+  if (o.no_chunked) s.chunked_prefill = false;
+  if (o.prefix) s.prefix_caching = true;
+  if (o.no_prefix) s.prefix_caching = false;
+  auto& c = s.config;
+  if (o.replicas) c.replicas = *o.replicas;
+  auto& w = c.workload;
+  if (o.input_len) w.input = sim::LengthDist::fixed_len(*o.input_len);
+  if (o.output_len) w.output = sim::LengthDist::fixed_len(*o.output_len);
+  if (o.num_requests) w.num_requests = *o.num_requests;
+  if (o.seed) w.seed = static_cast<uint64_t>(*o.seed);
+  if (o.prefix_groups) w.prefix_groups = *o.prefix_groups;
+  if (o.shared_prefix_len) w.shared_prefix_len = *o.shared_prefix_len;
+  if (o.rate) {
+    w.rate_rps = *o.rate;
+    w.arrival = std::isinf(*o.rate) ? sim::ArrivalKind::all_at_once
+                : (o.burstiness && *o.burstiness != 1.0) ? sim::ArrivalKind::gamma : sim::ArrivalKind::poisson;
+  }
+  if (o.burstiness) {
+    w.burstiness = *o.burstiness;
+    if (w.arrival == sim::ArrivalKind::poisson && *o.burstiness != 1.0) w.arrival = sim::ArrivalKind::gamma;
+  }
+  if (o.concurrency) {
+    w.arrival = sim::ArrivalKind::closed_loop;
+    w.concurrency = *o.concurrency;
+  }
+}
+
+void print_text(std::ostream& out, const sim::Scenario& s, const sim::SimResult& r) {
+  const auto& m = r.summary;
+  auto line = [&](const std::string& k, const std::string& v) { out << fmt::format("{:<40}{:>16}\n", k, v); };
+  auto f2 = [](double v) { return fmt::format("{:.2f}", v); };
+  out << fmt::format("{:=^56}\n", " Simulated serving result ");
+  line("Scenario:", s.name.empty() ? "(flags)" : s.name);
+  line("Engine / replicas:", fmt::format("{} x{}", s.config.preset.name, s.config.replicas));
+  line("KV cache per replica (tokens):", std::to_string(m.kv_cache_tokens));
+  line("Successful requests:", std::to_string(m.completed));
+  if (m.rejected) line("Rejected (max_model_len):", std::to_string(m.rejected));
+  if (m.timed_out) line("Timed out / retries:", fmt::format("{} / {}", m.timed_out, m.retries));
+  line("Benchmark duration (s):", f2(m.duration_s));
+  line("Request throughput (req/s):", f2(m.request_throughput));
+  line("Output token throughput (tok/s):", f2(m.output_throughput));
+  line("Total token throughput (tok/s):", f2(m.total_token_throughput));
+  line("Preemptions:", std::to_string(m.preemptions));
+  line("Prefix cache hit rate:", fmt::format("{:.1f}%", m.prefix_cache_hit_rate * 100));
+  line("KV usage mean / max:", fmt::format("{:.1f}% / {:.1f}%", m.kv_usage_mean * 100, m.kv_usage_max * 100));
+  line("Running mean / max, waiting max:", fmt::format("{:.0f} / {:.0f}, {:.0f}", m.running_mean, m.running_max, m.waiting_max));
+  for (auto [name, d] : {std::pair{"TTFT", &m.ttft_ms}, {"TPOT", &m.tpot_ms}, {"ITL", &m.itl_ms}, {"E2E", &m.e2e_ms}}) {
+    out << fmt::format("{:-^56}\n", std::string(" ") + name + " ");
+    line(fmt::format("Mean {} (ms):", name), f2(d->mean));
+    line(fmt::format("Median {} (ms):", name), f2(d->median));
+    line(fmt::format("P90 {} (ms):", name), f2(d->p90));
+    line(fmt::format("P99 {} (ms):", name), f2(d->p99));
+  }
+  out << fmt::format("{:=^56}\n", "");
+  out << fmt::format("simulated {:.1f} s in {:.3f} s wall ({:.0f}x real time)\n", m.sim_seconds, m.wall_seconds,
+                     m.wall_seconds > 0 ? m.sim_seconds / m.wall_seconds : 0.0);
+  if (r.livelock) out << "LIVELOCK: " << r.livelock_detail << "\n";
+}
+
+}  // namespace
+
+Command make_sim_run_command() {
+  auto o = std::make_shared<SimOpts>();
+  Command c;
+  c.path = "sim run";
+  c.summary = "Simulate a continuous-batching inference engine (or N replicas) on a virtual clock";
+  c.example =
+      "llmtriage sim run --model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --input-len 1000 --output-len 200 "
+      "--rate 8 --num-requests 500 --json   # or: llmtriage sim run preemption-storm";
+  c.options = {
+      {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/); flags below override its fields", &o->scenario},
+      {"--model", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model, "meta-llama/Llama-3.1-8B-Instruct"},
+      {"--gpu", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, ...)", &o->gpu, "H100-SXM"},
+      {"--tensor-parallel-size,--tp", "", "tensor-parallel size per replica", &o->tp, "1"},
+      {"--dtype", "", "compute dtype of unquantized weights (auto, bfloat16, float16)", &o->dtype, "auto"},
+      {"--quantization", "", "weight quantization (fp8, awq, gptq, ...); default: the checkpoint's", &o->quantization},
+      {"--kv-cache-dtype", "", "KV cache dtype (auto, fp8)", &o->kv_cache_dtype, "auto"},
+      {"--gpu-memory-utilization", "", "fraction of GPU memory the engine may use (0, 1]", &o->gpu_memory_utilization, "0.9"},
+      {"--max-model-len", "", "max prompt + output tokens per request (longer requests are rejected with HTTP 400)", &o->max_model_len},
+      {"--kv-cache-tokens", "", "KV pool per replica in tokens (overrides the memory ledger)", &o->kv_cache_tokens},
+      {"--engine", "", "scheduling and overhead preset: vllm, vllm-v0, sglang, trtllm", &o->engine, "vllm"},
+      {"--max-num-seqs", "", "max sequences in a step (default: the engine's)", &o->max_num_seqs},
+      {"--max-num-batched-tokens", "", "token budget per step (default: the engine's)", &o->max_num_batched_tokens},
+      {"--enable-chunked-prefill", "", "split long prompts over steps", &o->chunked},
+      {"--no-enable-chunked-prefill", "", "run each prompt whole in one step", &o->no_chunked},
+      {"--enable-prefix-caching", "", "reuse cached KV blocks of identical prefixes", &o->prefix},
+      {"--no-enable-prefix-caching", "", "disable prefix caching", &o->no_prefix},
+      {"--replicas", "", "engine replicas behind the router", &o->replicas, "1"},
+      {"--router", "", "round-robin, least-outstanding, prefix-affinity, random", &o->router, "round-robin"},
+      {"--input-len", "", "prompt tokens per request (fixed)", &o->input_len, "512"},
+      {"--output-len", "", "generated tokens per request (fixed, ignore_eos)", &o->output_len, "128"},
+      {"--rate", "", "Poisson arrival rate, requests/s; 'inf' sends all at time 0 (offline throughput)", &o->rate, "1"},
+      {"--burstiness", "", "gamma shape of inter-arrivals (1 = Poisson, < 1 burstier)", &o->burstiness},
+      {"--concurrency", "", "closed loop: keep this many requests in flight (instead of --rate)", &o->concurrency},
+      {"--num-requests", "", "requests to send", &o->num_requests, "100"},
+      {"--prefix-groups", "", "shared-prefix groups (system prompts) requests are spread over", &o->prefix_groups},
+      {"--shared-prefix-len", "", "tokens of the shared prefix in each group", &o->shared_prefix_len},
+      {"--seed", "", "workload seed (same seed, same requests, same result)", &o->seed, "0"},
+      {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
+      {"--out", "", "folder for records.jsonl, engine_samples.jsonl, engine.log, events.jsonl, summary.json", &o->out},
+  };
+  c.run = [o](Context& ctx) -> int {
+    sim::Scenario s;
+    if (!o->scenario.empty()) {
+      auto l = sim::load_scenario(o->scenario);
+      if (!l.ok()) return fail(ctx, l.error());
+      s = std::move(l.value());
+    }
+    if (o->router) {
+      auto r = sim::router_kind_from_string(*o->router);
+      if (!r.ok()) return fail(ctx, r.error());
+      s.config.router = *r;
+    }
+    apply_flags(*o, s);
+    if (o->calibration) {
+      auto text = core::read_file(*o->calibration);
+      if (!text.ok()) return fail(ctx, text.error());
+      auto cal = sim::Calibration::from_json_text(*text, *o->calibration);
+      if (!cal.ok()) return fail(ctx, cal.error());
+      s.config.calibration = *cal;
+    }
+    if (auto st = sim::resolve(s); !st.ok()) return fail(ctx, st.error());
+    if (!s.startup_error.empty()) {
+      if (ctx.json) ctx.out << nlohmann::json{{"scenario", s.name}, {"startup_error", s.startup_error}}.dump(2) << "\n";
+      else ctx.out << "The simulated engine does not start:\n  " << s.startup_error << "\n";
+      return core::kExitFindings;
+    }
+    auto r = sim::run_simulation(s.config);
+    if (!r.ok()) {
+      if (r.error().where == "KV pool") {  // the engine's own startup refusal: a finding, not a usage error
+        if (ctx.json) ctx.out << nlohmann::json{{"scenario", s.name}, {"startup_error", r.error().detail}}.dump(2) << "\n";
+        else ctx.out << "The simulated engine does not start:\n  " << r.error().detail << "\n";
+        return core::kExitFindings;
+      }
+      return fail(ctx, r.error());
+    }
+    nlohmann::json j = r->summary.to_json();
+    j["scenario"] = s.name;
+    j["engine"] = s.config.preset.name;
+    j["replicas"] = s.config.replicas;
+    j["kv_pool_source"] = s.kv_pool_source;
+    if (r->livelock) j["livelock_detail"] = r->livelock_detail;
+    if (!s.expect.empty()) {
+      auto failed = sim::check_expectations(s.expect, j);
+      j["symptom"] = s.symptom;
+      j["symptom_reproduced"] = failed.empty();
+      j["expectations_failed"] = failed;
+    }
+    if (o->out) {
+      if (auto st = sim::write_outputs(*o->out, *r, j); !st.ok()) return fail(ctx, st.error());
+    }
+    if (ctx.json) ctx.out << j.dump(2) << "\n";
+    else print_text(ctx.out, s, *r);
+    return r->livelock ? core::kExitFindings : core::kExitHealthy;
+  };
+  c.state = o;
+  return c;
+}
+
+}  // namespace llmtriage::cli

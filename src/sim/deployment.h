@@ -1,0 +1,44 @@
+#pragma once
+// From a deployment description (model id, GPU name, TP, dtype, quantization, engine settings) to
+// the simulator's inputs: ModelShape and HardwareShape from the catalog, the KV pool size.
+//
+// KV pool: NOTE provisional until the ledger module (compute_ledger) is committed; then the pool
+// comes from it (one source of truth). Until then: kv_cache_tokens when given, else
+//   kv_bytes = gpu_memory_utilization * memory_gib - weights_per_gpu - non_torch - activation - cuda_graphs
+// with the overheads.md section 2/3 defaults (non_torch 0.5 GiB + 1.75 GiB when TP > 1,
+// activation peak 1.3 GiB at 8B scale / 3 GiB at 70B, CUDA graphs 0.5 GiB TP1 / 1.5 GiB TP>1).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/result.h"
+#include "sim/cost_model.h"
+
+namespace llmtriage::sim {
+
+struct DeploymentSpec {
+  std::string model = "meta-llama/Llama-3.1-8B-Instruct";
+  std::string gpu = "H100-SXM";
+  int tp = 1;
+  std::string dtype = "auto";               // compute dtype of unquantized weights
+  std::string quantization;                 // "" = the checkpoint's; "fp8", "awq", ...
+  std::string kv_cache_dtype = "auto";      // "auto" = dtype; "fp8*" = 1 byte
+  double gpu_memory_utilization = 0.9;
+  std::optional<int64_t> max_model_len;     // default: the model's max_position_embeddings
+  std::optional<int64_t> kv_cache_tokens;   // explicit KV pool per replica, tokens
+};
+
+struct Deployed {
+  ModelShape model;
+  HardwareShape hardware;
+  int64_t max_model_len = 0;
+  int64_t kv_cache_tokens = 0;   // per replica
+  double weights_gib_per_gpu = 0;
+  double usable_gib = 0;         // gpu_memory_utilization x capacity
+  std::string kv_pool_source;    // "ledger", "--kv-cache-tokens", "provisional estimate"
+};
+
+// Errors: unknown model or GPU (the catalog's messages), a GPU without bandwidth/FLOPs figures.
+core::Result<Deployed> deploy(const DeploymentSpec& spec);
+
+}  // namespace llmtriage::sim
