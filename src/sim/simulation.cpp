@@ -344,10 +344,11 @@ class Cluster {
         rep.log_h = rep.kv.prefix_hits_tokens;
       }
     }
-    int64_t left = 0;
-    for (auto& r : reps_) left += r->outstanding;
-    const bool more = left > 0 || next_client_ < clients_.size() || q_.size() > 0;
-    if (more) push(now_ + cfg_.sample_interval_s, Ev::sample, 0, 0);
+    // Keep sampling while something can still happen: pending events or a busy replica. Work
+    // left with neither is a stall, reported as a livelock when the loop ends.
+    bool busy = false;
+    for (auto& r : reps_) busy |= r->busy;
+    if (busy || !q_.empty()) push(now_ + cfg_.sample_interval_s, Ev::sample, 0, 0);
   }
 
   void startup_log() {
