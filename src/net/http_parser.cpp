@@ -448,7 +448,18 @@ size_t RequestParser::feed(std::string_view data) {
         fail(e.kind == Failure::too_large ? 431 : 400, e.kind, e.what);
         return pos;
       }
-      if (!complete) return pos;
+      if (!complete) {
+        // Fail fast on bytes that cannot start a request (a TLS ClientHello, binary junk)
+        // instead of waiting for a blank line that will never come.
+        std::string_view b = head_.buffered();
+        for (char c : b.substr(0, b.find(' '))) {
+          if (!is_tchar(c)) {
+            fail(400, Failure::malformed_http, "a request line 'GET /path HTTP/1.1', found '" + printable(b, 16) + "'");
+            return pos;
+          }
+        }
+        return pos;
+      }
       if (!on_head_complete()) return pos;
       continue;
     }

@@ -53,6 +53,7 @@ class HeadReader {
   // Returns bytes consumed; *complete set when the blank line was seen.
   size_t feed(std::string_view data, bool* complete, ParseError& err);
   bool empty() const { return buf_.empty(); }
+  std::string_view buffered() const { return buf_; }
   // Splits the completed head into its start line and headers.
   bool split(std::string_view* start_line, Headers* headers, ParseError& err) const;
 

@@ -44,5 +44,16 @@ class RawPeer {
 
 // A port on 127.0.0.1 where nothing listens (bound, then closed).
 std::uint16_t closed_port();
+// A blocking client socket connected to 127.0.0.1:port (-1 on failure).
+int connect_loopback(std::uint16_t port);
+// Reads until EOF/reset or timeout_ms; returns what arrived. *closed says whether the peer closed.
+std::string read_until_close(int fd, int timeout_ms, bool* closed);
+
+// A self-signed certificate for IP 127.0.0.1 made at test time (no committed keys): PEM strings.
+struct TestCert {
+  std::string cert_pem;
+  std::string key_pem;
+};
+TestCert make_self_signed_cert();
 
 }  // namespace llmtriage::net::testing
