@@ -1,0 +1,266 @@
+#include "ingest/records_json.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "ingest/log_text.h"
+
+namespace llmtriage::ingest::json {
+
+ObjectScanner::ObjectScanner(std::string_view text) : s_(text) {
+  ws();
+  if (pos_ >= s_.size() || s_[pos_] != '{') {
+    fail("expected '{' at the start of a record");
+    return;
+  }
+  ++pos_;
+}
+
+bool ObjectScanner::fail(const char* what) {
+  if (error_.empty()) error_ = std::string(what) + " at byte " + std::to_string(pos_ + 1);
+  done_ = true;
+  return false;
+}
+
+namespace {
+// Index just past the closing quote of the string starting at s[i] == '"'; npos if unterminated.
+size_t string_end(std::string_view s, size_t i, bool& escaped) {
+  ++i;
+  for (;;) {
+    size_t q = s.find_first_of("\"\\", i);
+    if (q == std::string_view::npos) return q;
+    if (s[q] == '"') return q + 1;
+    escaped = true;
+    i = q + 2;
+    if (i > s.size()) return std::string_view::npos;
+  }
+}
+}  // namespace
+
+bool ObjectScanner::skip_value(Value& v) {
+  ws();
+  if (pos_ >= s_.size()) return fail("expected a value, found the end of the line");
+  char c = s_[pos_];
+  size_t start = pos_;
+  switch (c) {
+    case '"': {
+      bool esc = false;
+      size_t e = string_end(s_, pos_, esc);
+      if (e == std::string_view::npos) return fail("unterminated string");
+      v.type = Type::string;
+      v.raw = s_.substr(start + 1, e - start - 2);
+      v.escaped = esc;
+      pos_ = e;
+      return true;
+    }
+    case '{':
+    case '[': {
+      int depth = 0;
+      while (pos_ < s_.size()) {
+        char d = s_[pos_];
+        if (d == '"') {
+          bool esc = false;
+          size_t e = string_end(s_, pos_, esc);
+          if (e == std::string_view::npos) return fail("unterminated string");
+          pos_ = e;
+          continue;
+        }
+        if (d == '{' || d == '[') ++depth;
+        if (d == '}' || d == ']') {
+          if (--depth == 0) {
+            ++pos_;
+            v.type = c == '{' ? Type::object : Type::array;
+            v.raw = s_.substr(start, pos_ - start);
+            return true;
+          }
+          if (depth < 0) return fail("unbalanced brackets");
+        }
+        ++pos_;
+      }
+      return fail("unterminated array or object");
+    }
+    case 't':
+      if (s_.substr(pos_, 4) != "true") return fail("expected a value");
+      v = Value{Type::boolean, s_.substr(pos_, 4), false, true};
+      pos_ += 4;
+      return true;
+    case 'f':
+      if (s_.substr(pos_, 5) != "false") return fail("expected a value");
+      v = Value{Type::boolean, s_.substr(pos_, 5), false, false};
+      pos_ += 5;
+      return true;
+    case 'n':
+      if (s_.substr(pos_, 4) != "null") return fail("expected a value");
+      v = Value{Type::null, s_.substr(pos_, 4), false, false};
+      pos_ += 4;
+      return true;
+    default: {
+      if (c != '-' && !logtext::is_digit(c)) {
+        // Python's json.dumps writes NaN/Infinity: accept the tokens, read as "no value".
+        for (std::string_view w : {"NaN", "Infinity", "-Infinity"}) {
+          if (s_.substr(pos_, w.size()) == w) {
+            v = Value{Type::null, s_.substr(pos_, w.size()), false, false};
+            pos_ += w.size();
+            return true;
+          }
+        }
+        return fail("expected a value");
+      }
+      size_t e = pos_ + 1;
+      while (e < s_.size() && (logtext::is_digit(s_[e]) || s_[e] == '.' || s_[e] == 'e' ||
+                               s_[e] == 'E' || s_[e] == '-' || s_[e] == '+'))
+        ++e;
+      v.type = Type::number;
+      v.raw = s_.substr(pos_, e - pos_);
+      v.escaped = false;
+      pos_ = e;
+      return true;
+    }
+  }
+}
+
+bool ObjectScanner::next(std::string_view& key, Value& value) {
+  if (done_) return false;
+  ws();
+  if (pos_ >= s_.size()) return fail("expected '}' or a member, found the end of the line");
+  if (s_[pos_] == '}') {
+    ++pos_;
+    done_ = true;
+    return false;
+  }
+  if (!first_) {
+    if (s_[pos_] != ',') return fail("expected ',' between members");
+    ++pos_;
+    ws();
+  }
+  first_ = false;
+  if (pos_ >= s_.size() || s_[pos_] != '"') return fail("expected a quoted key");
+  bool esc = false;
+  size_t e = string_end(s_, pos_, esc);
+  if (e == std::string_view::npos) return fail("unterminated key");
+  key = s_.substr(pos_ + 1, e - pos_ - 2);
+  pos_ = e;
+  ws();
+  if (pos_ >= s_.size() || s_[pos_] != ':') return fail("expected ':' after a key");
+  ++pos_;
+  return skip_value(value);
+}
+
+namespace {
+void put_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else {
+    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  }
+}
+bool hex4(std::string_view s, size_t i, uint32_t& v) {
+  if (i + 4 > s.size()) return false;
+  v = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    char c = s[i + k];
+    v <<= 4;
+    if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
+    else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
+    else return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::string unescape(const Value& v) {
+  if (!v.escaped) return std::string(v.raw);
+  std::string out;
+  std::string_view s = v.raw;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out.push_back(s[i]);
+      continue;
+    }
+    char c = s[++i];
+    switch (c) {
+      case 'n': out.push_back('\n'); break;
+      case 't': out.push_back('\t'); break;
+      case 'r': out.push_back('\r'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'u': {
+        uint32_t cp;
+        if (!hex4(s, i + 1, cp)) { out += "\xef\xbf\xbd"; break; }
+        i += 4;
+        if (cp >= 0xd800 && cp <= 0xdbff) {
+          uint32_t lo;
+          if (i + 2 < s.size() && s[i + 1] == '\\' && s[i + 2] == 'u' && hex4(s, i + 3, lo) &&
+              lo >= 0xdc00 && lo <= 0xdfff) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            i += 6;
+          } else {
+            cp = 0xfffd;
+          }
+        } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+          cp = 0xfffd;
+        }
+        put_utf8(out, cp);
+        break;
+      }
+      default: out.push_back(c); break;
+    }
+  }
+  return out;
+}
+
+std::optional<double> to_number(const Value& v, bool* as_string) {
+  if (as_string) *as_string = false;
+  std::string_view s;
+  if (v.type == Type::number) {
+    s = v.raw;
+  } else if (v.type == Type::string && !v.escaped) {
+    s = logtext::trim(v.raw);
+    if (as_string) *as_string = true;
+  } else {
+    return std::nullopt;
+  }
+  if (s.empty()) return std::nullopt;
+  double d = 0;
+  const char* b = s.data();
+  if (*b == '+') ++b;
+  auto r = std::from_chars(b, s.data() + s.size(), d);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+std::optional<std::vector<double>> to_number_array(const Value& v) {
+  if (v.type != Type::array) return std::nullopt;
+  std::vector<double> out;
+  std::string_view s = v.raw;
+  size_t i = 1;
+  for (;;) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == ',' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
+    if (i >= s.size() || s[i] == ']') break;
+    size_t pos = i;
+    // JSON numbers have no thousands commas; number_at accepts them only before 3 digits + non-digit,
+    // which cannot follow a JSON number element; so it is safe here.
+    size_t e = i;
+    while (e < s.size() && s[e] != ',' && s[e] != ']' && s[e] != ' ') ++e;
+    double d = 0;
+    auto r = std::from_chars(s.data() + pos, s.data() + e, d);
+    if (r.ec != std::errc() || r.ptr != s.data() + e) return std::nullopt;
+    out.push_back(d);
+    i = e;
+  }
+  return out;
+}
+
+}  // namespace llmtriage::ingest::json
