@@ -56,6 +56,7 @@ struct Server::Impl {
   bool stopped = false;
   std::atomic<std::uint64_t> accepted{0}, rejected{0}, requests{0}, timeouts{0}, bad{0};
   std::atomic<size_t> open{0};
+  std::atomic<size_t> overflow_open{0};  // connections over the limit, being answered 503
 };
 
 namespace {
@@ -82,6 +83,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
   size_t out_off = 0;
   std::string queued;
   bool keep_alive = true;
+  bool over_limit = false;  // accepted past max_connections: read the request, answer 503, close
   std::vector<std::shared_ptr<asio::steady_timer>> user_timers;
   // The exchange in progress (loop thread only).
   struct Exchange {
@@ -498,7 +500,7 @@ void Conn::close() {
   for (auto& t : user_timers) t->cancel();
   user_timers.clear();
   loop->conns.erase(this);
-  srv.open.fetch_sub(1, std::memory_order_relaxed);
+  (over_limit ? srv.overflow_open : srv.open).fetch_sub(1, std::memory_order_relaxed);
   if (in_exchange) {
     if (auto w = ex.writer.lock()) w->closed_.store(true, std::memory_order_release);
     log_exchange(true);
@@ -527,9 +529,13 @@ void Conn::dispatch(TimePoint now) {
   req.body = std::move(parser.body());
   req.remote = remote;
   req.received = now;
-  keep_alive = parser.keep_alive();
+  keep_alive = parser.keep_alive() && !over_limit;
   begin_exchange(now, req.method, req.path);
   ex.head_request = req.method == "HEAD";
+  if (over_limit) {
+    respond(ex.id, 503, json_error_body(503, "too many connections"), "application/json", {});
+    return;
+  }
   const Handler* handler = nullptr;
   auto it = srv.routes.find(req.path);
   std::string allow;
@@ -592,14 +598,18 @@ void accept_next(Server::Impl* srv) {
   srv->acceptor->async_accept(target->ioc, [srv, target](const error_code& ec, tcp::socket s) {
     if (ec == asio::error::operation_aborted || !srv->acceptor || !srv->acceptor->is_open()) return;
     if (!ec) {
-      if (srv->open.load() >= srv->opts.max_connections || target->stopping.load()) {
+      bool over = srv->open.load() >= srv->opts.max_connections;
+      if (target->stopping.load() || (over && srv->overflow_open.load() >= 1024)) {
         srv->rejected.fetch_add(1, std::memory_order_relaxed);
         reject_over_limit(s);
       } else {
-        srv->accepted.fetch_add(1, std::memory_order_relaxed);
-        srv->open.fetch_add(1, std::memory_order_relaxed);
-        asio::post(target->ioc, [srv, target, s = std::move(s)]() mutable {
+        // Over the limit, the request is still read so that the 503 is not lost to a reset.
+        if (over) srv->rejected.fetch_add(1, std::memory_order_relaxed);
+        else srv->accepted.fetch_add(1, std::memory_order_relaxed);
+        (over ? srv->overflow_open : srv->open).fetch_add(1, std::memory_order_relaxed);
+        asio::post(target->ioc, [srv, target, over, s = std::move(s)]() mutable {
           auto c = std::make_shared<Conn>(target, *srv, std::move(s));
+          c->over_limit = over;
           c->start(SteadyClock::now());
         });
       }
@@ -687,7 +697,8 @@ void Server::stop() {
   }
   auto wait_open = [im](Millis bound) {
     auto until = SteadyClock::now() + bound;
-    while (im->open.load() > 0 && SteadyClock::now() < until) std::this_thread::sleep_for(Millis(2));
+    while (im->open.load() + im->overflow_open.load() > 0 && SteadyClock::now() < until)
+      std::this_thread::sleep_for(Millis(2));
   };
   wait_open(im->opts.shutdown_grace);
   for (auto& l : im->loops) {
