@@ -1,0 +1,120 @@
+#include "ledger/ledger_render.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace llmtriage::ledger {
+namespace {
+
+double round2(double x) { return std::round(x * 100.0) / 100.0; }
+
+std::string value_text(const LedgerLine& l) {
+  if (l.unit == "GiB") return fmt::format("{:.2f} GiB", l.value);
+  if (l.unit == "x") return fmt::format("{:.2f}x", l.value);
+  if (l.unit == "B") return fmt::format("{:.0f} B", l.value);
+  return fmt::format("{:.0f} {}", l.value, l.unit);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const LedgerReport& r) {
+  using nlohmann::json;
+  json j;
+  j["model"] = r.model_id;
+  j["gpu"] = r.gpu_name;
+  j["engine"] = core::to_string(r.engine);
+  j["engine_version"] = r.engine_version;
+  j["accounting"] = r.accounting;
+  j["settings"] = {{"tensor_parallel_size", r.tp},
+                   {"pipeline_parallel_size", r.pp},
+                   {"data_parallel_size", r.dp},
+                   {"num_gpus", r.num_gpus},
+                   {"memory_fraction", r.utilization},
+                   {"max_model_len", r.max_model_len},
+                   {"max_num_seqs", r.max_num_seqs},
+                   {"max_num_batched_tokens", r.max_num_batched_tokens},
+                   {"block_size", r.block_size},
+                   {"dtype", r.dtype},
+                   {"kv_cache_dtype", r.kv_cache_dtype},
+                   {"quantization", r.quantization},
+                   {"enforce_eager", r.enforce_eager}};
+  j["total_gib"] = round2(r.total_gib);
+  j["usable_gib"] = round2(r.usable_gib);
+  j["weights_gib"] = round2(r.weights_gib);
+  j["activation_gib"] = round2(r.activation_gib);
+  j["non_torch_gib"] = round2(r.non_torch_gib);
+  j["cuda_graph_gib"] = round2(r.cuda_graph_gib);
+  j["cuda_graph_subtracted"] = r.cuda_graph_subtracted;
+  j["headroom_gib"] = round2(r.headroom_gib);
+  j["kv_cache_gib"] = round2(r.kv_cache_gib);
+  j["kv_bytes_per_token"] = std::round(r.kv_bytes_per_token);
+  json types = json::array();
+  for (const auto& t : r.kv_by_layer_type)
+    types.push_back({{"attention", t.attention},
+                     {"layers", t.layers},
+                     {"bytes_per_token_per_layer", t.bytes_per_token_per_layer},
+                     {"bytes_per_token", t.bytes_per_token_per_layer * static_cast<double>(t.layers)},
+                     {"window_tokens", t.window}});
+  j["kv_bytes_per_token_by_layer_type"] = types;
+  j["kv_groups"] = r.kv_groups;
+  j["kv_cache_tokens"] = r.kv_cache_tokens;
+  j["num_blocks"] = r.num_blocks;
+  j["max_concurrency"] = round2(r.max_concurrency);
+  j["max_concurrency_typical"] = r.max_concurrency_typical ? json(round2(*r.max_concurrency_typical)) : json(nullptr);
+  j["kv_needed_for_max_len_gib"] = round2(r.kv_needed_for_max_len_gib);
+  j["largest_fitting_max_model_len"] = r.largest_fitting_max_model_len;
+  j["verdict"] = to_string(r.verdict);
+  j["verdict_detail"] = r.verdict_detail;
+  j["engine_starts"] = r.engine_starts;
+  json rem = json::array();
+  for (const auto& m : r.remedies)
+    rem.push_back({{"flag", m.flag},
+                   {"from", m.from},
+                   {"to", m.to},
+                   {"effect", m.effect},
+                   {"verdict_after", to_string(m.verdict_after)},
+                   {"kv_cache_tokens_after", m.kv_cache_tokens_after}});
+  j["remedies"] = rem;
+  json lines = json::array();
+  for (const auto& l : r.lines)
+    lines.push_back({{"key", l.key}, {"label", l.label}, {"value", l.unit == "GiB" || l.unit == "x" ? round2(l.value) : l.value},
+                     {"unit", l.unit}, {"formula", l.formula}, {"source", l.source}});
+  j["lines"] = lines;
+  j["warnings"] = r.warnings;
+  j["notes"] = r.notes;
+  return j;
+}
+
+std::string render_text(const LedgerReport& r) {
+  std::string out;
+  out += fmt::format("Memory ledger: {} on {} x {}, {}\n", r.model_id, r.num_gpus, r.gpu_name, r.accounting);
+  out += fmt::format("Settings: TP {}, PP {}{}, memory fraction {:.2f}, max-model-len {}, max-num-seqs {}, "
+                     "max-num-batched-tokens {}, block {}, dtype {}, kv-cache-dtype {}{}{}\n",
+                     r.tp, r.pp, r.dp > 1 ? fmt::format(", DP {}", r.dp) : "", r.utilization, r.max_model_len,
+                     r.max_num_seqs, r.max_num_batched_tokens, r.block_size, r.dtype, r.kv_cache_dtype,
+                     r.quantization.empty() ? "" : ", weights " + r.quantization, r.enforce_eager ? ", eager" : "");
+  out += "Per GPU:\n";
+  for (const auto& l : r.lines) {
+    out += fmt::format("  {:<34} {:>16}   {}\n", l.label, value_text(l), l.formula);
+    out += fmt::format("  {:<34} {:>16}   [{}]\n", "", "", l.source);
+  }
+  if (r.kv_by_layer_type.size() > 1) {
+    out += "KV bytes per token by layer type:";
+    for (const auto& t : r.kv_by_layer_type)
+      out += fmt::format(" {} x {} {:.0f} B{}", t.layers, t.attention, t.bytes_per_token_per_layer,
+                         t.window ? fmt::format(" (window {})", t.window) : "");
+    out += "\n";
+  }
+  out += fmt::format("\nVerdict: {}: {}.\n", to_string(r.verdict), r.verdict_detail);
+  if (!r.remedies.empty()) {
+    out += "Remedies (each changes one variable):\n";
+    for (const auto& m : r.remedies)
+      out += fmt::format("  {} {} -> {}: {}\n", m.flag, m.from, m.to, m.effect);
+  }
+  for (const auto& w : r.warnings) out += "Warning: " + w + "\n";
+  for (const auto& n : r.notes) out += "Note: " + n + "\n";
+  return out;
+}
+
+}  // namespace llmtriage::ledger
