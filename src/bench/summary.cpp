@@ -1,0 +1,191 @@
+#include "bench/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace llmtriage::bench {
+namespace {
+
+// The self-check thresholds (issue 8): a generator that lags its schedule by more than 1 ms at
+// p99, or delivers a rate 1% off its schedule, is measuring itself.
+constexpr double kLagP99LimitS = 1e-3;
+constexpr double kRateTolerance = 0.01;
+
+std::optional<double> parse_duration(std::string v) {
+  double scale = 1e-3;  // bare numbers are ms
+  auto ends = [&](const char* suf) {
+    const size_t n = std::char_traits<char>::length(suf);
+    if (v.size() > n && v.compare(v.size() - n, n, suf) == 0) {
+      v.resize(v.size() - n);
+      return true;
+    }
+    return false;
+  };
+  if (ends("ms")) scale = 1e-3;
+  else if (ends("us")) scale = 1e-6;
+  else if (ends("s")) scale = 1;
+  try {
+    size_t used = 0;
+    double d = std::stod(v, &used);
+    if (used != v.size() || !(d > 0) || !std::isfinite(d)) return std::nullopt;
+    return d * scale;
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string Slo::to_string() const {
+  std::string s;
+  auto add = [&](const char* k, std::optional<double> v) {
+    if (v) s += fmt::format("{}{}={:g}ms", s.empty() ? "" : ",", k, *v * 1e3);
+  };
+  add("ttft", ttft_s);
+  add("tpot", tpot_s);
+  add("e2e", e2e_s);
+  return s;
+}
+
+core::Result<Slo> parse_slo(const std::string& text) {
+  Slo slo;
+  size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    size_t eq = item.find('=');
+    std::optional<double> d;
+    if (eq != std::string::npos) d = parse_duration(item.substr(eq + 1));
+    std::string key = eq == std::string::npos ? item : item.substr(0, eq);
+    if (!d || (key != "ttft" && key != "tpot" && key != "e2e"))
+      return core::make_error(core::ErrorKind::usage, "--slo", "ttft=…,tpot=…,e2e=… with durations like 500ms, 0.5s",
+                              item.empty() ? "an empty item" : item);
+    (key == "ttft" ? slo.ttft_s : key == "tpot" ? slo.tpot_s : slo.e2e_s) = d;
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return slo;
+}
+
+bool meets_slo(const Slo& slo, std::optional<double> ttft, std::optional<double> tpot, std::optional<double> e2e) {
+  if (slo.ttft_s && (!ttft || *ttft > *slo.ttft_s)) return false;
+  if (slo.tpot_s && tpot && *tpot > *slo.tpot_s) return false;
+  if (slo.e2e_s && (!e2e || *e2e > *slo.e2e_s)) return false;
+  return true;
+}
+
+RunSummary summarize_run(const std::vector<BenchRecord>& records, const SummaryOptions& o) {
+  RunSummary s;
+  s.slo = o.slo;
+  s.target_rate = o.target_rate;
+  s.schedule_rate = o.schedule_rate;
+  s.deadline_hit = o.deadline_hit;
+  std::vector<double> ttft, tpot, itl_tok, itl_chunk, e2e, queue, lag, sends, scheduled;
+  double first_send = std::numeric_limits<double>::infinity(), last_end = -first_send;
+  int64_t good_tokens = 0;
+  for (const auto& r : records) {
+    ++s.total;
+    if (r.warmup) {
+      ++s.warmup;
+      continue;
+    }
+    ++s.measured;
+    if (!r.send_s) {
+      ++s.not_sent;
+      ++s.errors_by_category[r.error_category.empty() ? "not_sent" : r.error_category];
+      continue;
+    }
+    sends.push_back(*r.send_s);
+    scheduled.push_back(r.scheduled_s);
+    lag.push_back(r.dispatch_lag_s());
+    queue.push_back(r.queue_s());
+    first_send = std::min(first_send, *r.send_s);
+    if (!r.ok()) {
+      ++s.failed;
+      ++s.errors_by_category[r.error_category.empty() ? "error" : r.error_category];
+      continue;
+    }
+    ++s.completed;
+    last_end = std::max(last_end, *r.end_s);
+    const int64_t nout = r.output_tokens();
+    s.output_tokens += nout;
+    s.input_tokens += r.server_prompt_tokens.value_or(r.input_tokens);
+    auto t1 = r.ttft_s(), tp = r.tpot_s(), e = r.e2e_s();
+    if (t1) ttft.push_back(*t1);
+    if (tp) tpot.push_back(*tp);
+    if (e) e2e.push_back(*e);
+    // Token level needs per-chunk counts: exact from per-chunk usage, or one per chunk when the
+    // chunk count equals the server's total.
+    const bool per_chunk_known = r.chunk_tokens_exact || !r.server_completion_tokens ||
+                                 *r.server_completion_tokens == r.client_tokens();
+    for (size_t i = 1; i < r.chunk_s.size(); ++i) {
+      const double gap = r.chunk_s[i] - r.chunk_s[i - 1];
+      itl_chunk.push_back(gap);
+      if (per_chunk_known && r.chunk_tokens[i] > 0)
+        for (int k = 0; k < r.chunk_tokens[i]; ++k) itl_tok.push_back(gap / r.chunk_tokens[i]);
+    }
+    if (!per_chunk_known) {
+      ++s.itl_token_unavailable;
+      ++s.token_disagreements;
+      if (s.token_disagreement_ids.size() < 5) s.token_disagreement_ids.push_back(r.id);
+    }
+    if (r.ignore_eos && nout != r.max_tokens) ++s.output_len_mismatch;
+    if (meets_slo(o.slo, t1, tp, e)) {
+      ++s.goodput.good;
+      good_tokens += nout + r.server_prompt_tokens.value_or(r.input_tokens);
+    }
+  }
+  s.ttft_s = core::summarize(ttft);
+  s.tpot_s = core::summarize(tpot);
+  s.itl_token_s = core::summarize(itl_tok);
+  s.itl_chunk_s = core::summarize(itl_chunk);
+  s.e2e_s = core::summarize(e2e);
+  s.queue_s = core::summarize(queue);
+  s.dispatch_lag_s = core::summarize(lag);
+  if (s.completed > 0 && last_end > first_send) {
+    s.duration_s = last_end - first_send;
+    s.request_throughput = s.completed / s.duration_s;
+    s.output_throughput = s.output_tokens / s.duration_s;
+    s.total_throughput = (s.input_tokens + s.output_tokens) / s.duration_s;
+    s.goodput.request_rate = s.goodput.good / s.duration_s;
+    s.goodput.token_rate = good_tokens / s.duration_s;
+  }
+  const int64_t attempted = s.completed + s.failed;
+  if (attempted > 0) s.goodput.attainment_pct = 100.0 * s.goodput.good / attempted;
+  std::sort(sends.begin(), sends.end());
+  std::sort(scheduled.begin(), scheduled.end());
+  if (sends.size() >= 2 && sends.back() > sends.front())
+    s.realized_rate = static_cast<double>(sends.size() - 1) / (sends.back() - sends.front());
+  // The measured part of the schedule: what the client was asked to deliver.
+  if (o.open_loop && scheduled.size() >= 2 && scheduled.back() > scheduled.front())
+    s.schedule_rate = static_cast<double>(scheduled.size() - 1) / (scheduled.back() - scheduled.front());
+
+  // Is the server the bottleneck? Then a missed rate is its doing, not ours.
+  if (o.max_concurrency && s.queue_s.count > 0 && s.queue_s.max > kLagP99LimitS)
+    s.saturation_reasons.push_back(fmt::format("requests waited for a --max-concurrency {} slot (client queue max {:.1f} ms)",
+                                               *o.max_concurrency, s.queue_s.max * 1e3));
+  for (const char* c : {"http_429", "http_503"})
+    if (auto it = s.errors_by_category.find(c); it != s.errors_by_category.end())
+      s.saturation_reasons.push_back(fmt::format("the server shed load ({} × {})", it->second, c));
+  if (o.server_waiting && *o.server_waiting) s.saturation_reasons.push_back("the server's /metrics showed requests waiting");
+  s.server_saturated = !s.saturation_reasons.empty();
+
+  if (s.dispatch_lag_s.count > 0 && s.dispatch_lag_s.p99 > kLagP99LimitS)
+    s.client_bound_reasons.push_back(fmt::format("dispatch lag p99 {:.3f} ms > 1 ms", s.dispatch_lag_s.p99 * 1e3));
+  if (o.loop_lag_p99_s && *o.loop_lag_p99_s > kLagP99LimitS)
+    s.client_bound_reasons.push_back(fmt::format("event loop fell behind: heartbeat lateness p99 {:.3f} ms > 1 ms",
+                                                 *o.loop_lag_p99_s * 1e3));
+  if (o.open_loop && s.schedule_rate > 0 && s.realized_rate > 0 && !s.server_saturated &&
+      std::fabs(s.realized_rate / s.schedule_rate - 1) > kRateTolerance)
+    s.client_bound_reasons.push_back(fmt::format("realized rate {:.4g} req/s misses the schedule's {:.4g} by {:.2f}% (> 1%) "
+                                                 "while the server was not saturated",
+                                                 s.realized_rate, s.schedule_rate,
+                                                 100 * std::fabs(s.realized_rate / s.schedule_rate - 1)));
+  s.client_bound = !s.client_bound_reasons.empty();
+  return s;
+}
+
+}  // namespace llmtriage::bench
