@@ -1,0 +1,46 @@
+// Snapshot -> core::Evidence, so that every analyzer reads a snapshot like any other source.
+#include "collect/snapshot.h"
+
+namespace llmtriage::collect {
+
+core::Evidence snapshot_to_evidence(const Snapshot& s, const std::string& path) {
+  core::Evidence ev;
+  ev.deployment.engine = s.engine;
+  ev.deployment.engine_version = s.engine_version;
+  if (!s.models.empty()) ev.deployment.model = s.models.front().root.empty() ? s.models.front().id : s.models.front().root;
+  if (!s.gpu_samples.empty()) {
+    ev.deployment.gpu = s.gpu_samples.front().name;
+    int n = 0;
+    for (const auto& g : s.gpus) n = std::max(n, g.index + 1);
+    ev.deployment.num_gpus = n;
+  }
+  size_t ok = 0, bad = 0;
+  for (const auto& sc : s.scrapes) {
+    if (!sc.ok) {
+      ++bad;
+      continue;
+    }
+    ++ok;
+    for (const auto& e : sc.engine_samples) {
+      ev.engine_samples.push_back(e);
+      if (ev.deployment.model.empty() && !e.model_name.empty()) ev.deployment.model = e.model_name;
+    }
+  }
+  ev.gpu_samples = s.gpu_samples;
+  std::string src = path.empty() ? (s.endpoint.empty() ? std::string("snapshot") : s.endpoint) : path;
+  core::InputNote note;
+  note.source = src;
+  note.kind = "snapshot";
+  note.ok = ok > 0;
+  note.note = std::to_string(ok) + " scrape(s) of " + core::to_string(s.engine) +
+              (bad ? ", " + std::to_string(bad) + " failed" : std::string()) +
+              (s.complete ? "" : "; capture incomplete (interrupted or endpoint lost)");
+  ev.inputs.push_back(note);
+  if (!s.gpu_source.empty())
+    ev.inputs.push_back({src, "gpu", !s.gpu_samples.empty(),
+                         s.gpu_source + (s.gpu_note.empty() ? "" : ": " + s.gpu_note)});
+  for (const auto& f : s.failures) ev.inputs.push_back({f.source, f.what, false, f.error});
+  return ev;
+}
+
+}  // namespace llmtriage::collect

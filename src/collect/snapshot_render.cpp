@@ -1,0 +1,122 @@
+#include "collect/snapshot_render.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace llmtriage::collect {
+namespace {
+
+std::string opt(const std::optional<double>& v, const char* spec = "{:.1f}", double scale = 1) {
+  if (!v || !std::isfinite(*v)) return "n/a";
+  return fmt::format(fmt::runtime(spec), *v * scale);
+}
+
+std::string ms(const std::optional<double>& s) {
+  if (!s || !std::isfinite(*s)) return "n/a";
+  if (*s >= 10) return fmt::format("{:.1f} s", *s);
+  return fmt::format("{:.0f} ms", *s * 1000);
+}
+
+std::string hist_line(const char* name, const HistogramStats& h) {
+  if (h.count <= 0 && !h.p50) return "";
+  return fmt::format("    {:<6} p50 {:>9}  p90 {:>9}  p99 {:>9}  mean {:>9}  ({:.0f} obs{})\n", name,
+                     ms(h.p50), ms(h.p90), ms(h.p99), ms(h.mean), h.count,
+                     h.since_start ? ", since engine start" : " in window");
+}
+
+std::string tokens_line(const char* name, const HistogramStats& h) {
+  if (h.count <= 0) return "";
+  return fmt::format("    {:<14} p50 {:>7}  p90 {:>7}  p99 {:>7}  mean {:>7} tokens{}\n", name,
+                     opt(h.p50, "{:.0f}"), opt(h.p90, "{:.0f}"), opt(h.p99, "{:.0f}"),
+                     opt(h.mean, "{:.0f}"), h.since_start ? " (since engine start)" : "");
+}
+
+std::string who(const WindowStats& w) {
+  std::string s = w.model_name.empty() ? std::string("(no model label)") : w.model_name;
+  if (!w.engine_index.empty()) s += " [engine " + w.engine_index + "]";
+  return s;
+}
+
+}  // namespace
+
+std::string render_snapshot_text(const Snapshot& s) {
+  std::string o;
+  size_t ok = 0;
+  for (const auto& sc : s.scrapes) ok += sc.ok;
+  o += fmt::format("llmtriage snapshot (format v{}) taken {} by llmtriage {}\n", s.version,
+                   s.created_utc.empty() ? std::string("?") : s.created_utc, s.llmtriage_version);
+  if (s.mode == "live")
+    o += fmt::format("  source: {} live, window {:.0f} s every {:.0f} s: {} of {} scrapes ok{}\n", s.endpoint,
+                     s.window_s, s.interval_s, ok, s.scrapes.size(), s.complete ? "" : " (INCOMPLETE)");
+  else
+    o += fmt::format("  source: {} saved exposition file(s), {} ok\n", s.files.size(), ok);
+  o += fmt::format("  engine: {}{}{}\n", core::to_string(s.engine),
+                   s.engine_version.empty() ? "" : " " + s.engine_version,
+                   s.engine_detected_by.empty() ? "" : " (detected: " + s.engine_detected_by + ")");
+  for (const auto& m : s.models)
+    o += fmt::format("  model: {}{}{}\n", m.id, m.root.empty() || m.root == m.id ? "" : " (" + m.root + ")",
+                     m.max_model_len ? fmt::format(", max_model_len {}", *m.max_model_len) : "");
+
+  o += "\nLayer 1 - load\n";
+  if (s.window.empty()) o += "  no engine metrics captured\n";
+  for (const auto& w : s.window) {
+    o += fmt::format("  {}: prompt {} tok/s, generation {} tok/s, finished {} req/s{}\n", who(w),
+                     opt(w.prompt_tok_s), opt(w.generation_tok_s), opt(w.finished_req_s, "{:.2f}"),
+                     w.scrapes < 2 ? " (one scrape: rates need two)" : fmt::format(" over {:.0f} s", w.window_s));
+    o += tokens_line("prompt length", w.prompt_tokens);
+    o += tokens_line("output length", w.output_tokens);
+  }
+
+  o += "\nLayer 2 - scheduling / capacity\n";
+  for (const auto& w : s.window) {
+    o += fmt::format("  {}: running {} (max {}), waiting {} (max {}), KV usage {} (max {}){}\n", who(w),
+                     opt(w.running, "{:.0f}"), opt(w.running_max, "{:.0f}"), opt(w.waiting, "{:.0f}"),
+                     opt(w.waiting_max, "{:.0f}"), opt(w.kv_usage, "{:.1f}%", 100),
+                     opt(w.kv_usage_max, "{:.1f}%", 100),
+                     w.kv_cache_capacity_tokens ? fmt::format(" of {:.0f} tokens", *w.kv_cache_capacity_tokens) : "");
+    o += fmt::format("    preemptions {} total, {} /s; prefix-cache hit rate {}{}\n",
+                     opt(w.preemptions_total, "{:.0f}"), opt(w.preemptions_per_s, "{:.2f}"),
+                     opt(w.prefix_cache_hit_rate, "{:.1f}%", 100),
+                     w.counter_resets ? fmt::format("; {} counter reset(s): engine restarted in the window", w.counter_resets) : "");
+    o += hist_line("TTFT", w.ttft_s);
+    o += hist_line("ITL", w.itl_s);
+    o += hist_line("TPOT", w.tpot_s);
+    o += hist_line("E2E", w.e2e_s);
+    o += hist_line("queue", w.queue_s);
+  }
+  o += "    (percentiles are PromQL histogram_quantile bucket estimates)\n";
+
+  o += "\nLayer 3 - hardware\n";
+  if (s.gpus.empty()) o += "  no GPU readings" + (s.gpu_note.empty() ? std::string() : ": " + s.gpu_note) + "\n";
+  for (const auto& g : s.gpus) {
+    const auto& l = g.last;
+    o += fmt::format("  GPU {} {}: power {} / {} W (max {}), SM clock {} / {} MHz (min {}), {} C (max {})\n",
+                     g.index, g.name, opt(l.power_w, "{:.0f}"), opt(l.power_limit_w, "{:.0f}"),
+                     opt(g.power_w_max, "{:.0f}"), opt(l.sm_clock_mhz, "{:.0f}"),
+                     opt(l.max_sm_clock_mhz, "{:.0f}"), opt(g.sm_clock_mhz_min, "{:.0f}"),
+                     opt(l.temp_c, "{:.0f}"), opt(g.temp_c_max, "{:.0f}"));
+    std::string thr;
+    for (const auto& n : g.throttle_names_seen) thr += (thr.empty() ? "" : ", ") + n;
+    o += fmt::format("    memory {} / {} GiB, utilization {}{}; clock event reasons seen: {}\n",
+                     opt(l.mem_used_gib), opt(l.mem_total_gib), opt(l.util, "{:.0f}%", 100),
+                     l.dram_active ? ", DRAM active " + opt(l.dram_active, "{:.0f}%", 100) : "",
+                     thr.empty() ? "none" : thr);
+  }
+  if (!s.gpu_source.empty() && !s.gpus.empty()) o += "    (source: " + s.gpu_source + ")\n";
+
+  o += "\nLayer 4 - parameters\n";
+  o += s.engine_args.empty() ? "  engine arguments: not given (--engine-args)\n"
+                             : "  engine arguments: " + s.engine_args + "\n    (" + s.engine_args_note + ")\n";
+
+  size_t malformed = 0;
+  for (const auto& sc : s.scrapes) malformed += sc.malformed;
+  if (!s.failures.empty() || malformed) {
+    o += "\nMissing or partial\n";
+    if (malformed) o += fmt::format("  {} malformed exposition line(s) skipped\n", malformed);
+    for (const auto& f : s.failures) o += "  " + f.what + ": " + f.error + "\n";
+  }
+  return o;
+}
+
+}  // namespace llmtriage::collect
