@@ -65,9 +65,9 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   const auto& q = ws.quant;
   // W8A8 fp8 runs GEMMs on fp8 tensor cores; 4-bit float formats on Blackwell fp4 cores; weight-only
   // int4 (gptq/awq) dequantizes to bf16.
-  if ((q.method == "fp8" || q.method == "compressed-tensors" || q.method == "modelopt") && q.weight_bits == 8 && g.fp8_tflops)
+  if ((q.method.find("fp8") != std::string::npos || q.method == "w8a8" || q.method == "compressed-tensors" || q.method == "modelopt") && q.weight_bits == 8 && g.fp8_tflops)
     h.peak_flops = *g.fp8_tflops * 1e12;
-  if ((q.method == "nvfp4" || q.method == "fp4" || q.method == "modelopt_fp4") && g.fp4_tflops) h.peak_flops = *g.fp4_tflops * 1e12;
+  if ((q.method == "nvfp4" || q.method == "fp4" || q.method == "modelopt-fp4") && g.fp4_tflops) h.peak_flops = *g.fp4_tflops * 1e12;
   h.nvlink = g.interconnect_gbps.has_value();
 
   d.max_model_len = spec.max_model_len.value_or(a.max_position_embeddings > 0 ? a.max_position_embeddings : 8192);

@@ -79,6 +79,7 @@ core::Result<Scenario> parse_scenario(const std::string& text, const std::string
     opt(st, "max_num_batched_tokens", s.max_num_batched_tokens);
     opt(st, "enable_chunked_prefill", s.chunked_prefill);
     opt(st, "enable_prefix_caching", s.prefix_caching);
+    opt(st, "num_scheduler_steps", s.num_scheduler_steps);
     SimConfig& c = s.config;
     get(j, "replicas", c.replicas);
     if (j.contains("router")) {
@@ -155,6 +156,7 @@ core::Status resolve(Scenario& s) {
   c.block_size = c.preset.block_size;
   s.kv_pool_source = dep->kv_pool_source;
   resolve_scheduler(c, s.max_num_seqs, s.max_num_batched_tokens, s.chunked_prefill, s.prefix_caching);
+  c.scheduler.multi_step = s.num_scheduler_steps.value_or(1);
   c.num_blocks = dep->kv_cache_tokens / c.block_size;
   if (dep->kv_cache_tokens <= 0) {
     // The engines' startup failures (torch OOM while loading; vllm/v1/worker/gpu_worker.py).

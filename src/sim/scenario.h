@@ -29,6 +29,7 @@ struct Scenario {
   std::string engine = "vllm";
   std::optional<int64_t> max_num_seqs, max_num_batched_tokens;
   std::optional<bool> chunked_prefill, prefix_caching;
+  std::optional<int> num_scheduler_steps;  // vLLM V0 multi-step
   SimConfig config;              // everything resolved (pool, scheduler, workload, faults)
   std::string startup_error;     // when the deployment cannot start (startup OOM): the engine's error
   std::string expect_startup_error;  // scenario expects the startup to fail with this substring

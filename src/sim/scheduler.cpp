@@ -112,6 +112,13 @@ void Scheduler::schedule(StepPlan& plan, uint64_t& admit_counter) {
   plan.clear();
   int64_t budget = cfg_.max_num_batched_tokens;
   reserved_future_ = 0;
+  const bool window_open = cfg_.multi_step <= 1 || running_.empty() ||
+                           step_index_ % static_cast<uint64_t>(cfg_.multi_step) == 0;
+  ++step_index_;
+  if (!window_open) {
+    schedule_running(plan, budget);
+    return;
+  }
   if (cfg_.prefill_first) {
     // V0: prefills alone when any can start; otherwise decodes.
     if (cfg_.capacity == CapacityPolicy::guaranteed_no_evict) schedule_running_reservations();

@@ -25,6 +25,9 @@ struct SchedulerConfig {
   int64_t max_num_batched_tokens = 8192;
   bool chunked_prefill = true;
   bool prefill_first = false;
+  // vLLM V0 --num-scheduler-steps N: the batch is fixed for N decode steps; new requests join
+  // only at the start of a window (when nothing runs, at once).
+  int multi_step = 1;
 };
 
 struct ScheduledSeq {
@@ -92,6 +95,7 @@ class Scheduler {
   std::vector<int32_t> running_;  // admission order
   std::vector<int32_t> hits_;     // scratch
   int64_t reserved_future_ = 0;   // guaranteed_no_evict: blocks promised to running requests
+  uint64_t step_index_ = 0;       // steps scheduled so far (multi-step windows)
 };
 
 }  // namespace llmtriage::sim
