@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace llmtriage::sim;
 
 TEST(Fidelity, MedianErrorAgainstPublishedResultsStaysWithinTheRecordedBounds) {
