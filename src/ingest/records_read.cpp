@@ -201,6 +201,10 @@ void apply_field(core::RequestRecord& r, std::string_view field, const json::Val
     else if (auto d = number()) r.ignore_eos = *d != 0;
     return;
   }
+  static constexpr std::string_view numeric[] = {
+      "arrival_s", "send_s", "first_token_s", "end_s", "ttft_s", "e2e_s", "queue_s", "temperature",
+      "top_p", "input_tokens", "output_tokens", "max_tokens", "n"};
+  if (std::find(std::begin(numeric), std::end(numeric), field) == std::end(numeric)) return;  // not ours
   auto d = number();
   if (!d) return;
   if (field == "arrival_s") { r.arrival_s = *d; has_arrival = true; }
