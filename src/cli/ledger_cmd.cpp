@@ -316,8 +316,11 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
       else ctx.out << fmt::format("  {:<24} {:>14} {:>14} {:>9}\n", "", "engine", "ledger", "diff");
       for (const auto& c : cmp) {
         std::string d = c["diff_pct"].is_null() ? "-" : fmt::format("{:+.1f}%", c["diff_pct"].get<double>());
-        ctx.out << fmt::format("  {:<24} {:>14.2f} {:>14.2f} {:>9}\n", c["label"].get<std::string>(),
-                               c["engine"].get<double>(), c["ledger"].get<double>(), d);
+        const std::string label = c["label"].get<std::string>();
+        const bool count = label.find("GiB") == std::string::npos && label.find("(x)") == std::string::npos;
+        const double e = c["engine"].get<double>(), l = c["ledger"].get<double>();
+        ctx.out << (count ? fmt::format("  {:<24} {:>14.0f} {:>14.0f} {:>9}\n", label, e, l, d)
+                          : fmt::format("  {:<24} {:>14.2f} {:>14.2f} {:>9}\n", label, e, l, d));
       }
       for (const auto& e : log->failures)
         ctx.out << "  engine " << core::to_string(e.kind) << " at " << e.source << ": " << e.text << "\n";

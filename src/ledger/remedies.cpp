@@ -17,6 +17,10 @@ std::optional<LedgerReport> eval(LedgerInput x) {
 
 bool good(const LedgerReport& r) { return r.verdict == Verdict::fits; }
 
+bool starts_and_fits_one(const LedgerReport& r) {
+  return r.verdict == Verdict::fits || r.verdict == Verdict::low_concurrency;
+}
+
 std::string conc_text(const LedgerReport& r) {
   return r.max_concurrency_typical ? fmt::format("{:.1f}x at the typical length", *r.max_concurrency_typical)
                                    : fmt::format("{:.2f}x at {}", r.max_concurrency, r.max_model_len);
@@ -40,6 +44,10 @@ bool is_sglang(const LedgerReport& r) { return r.engine == core::EngineKind::sgl
 
 void add_remedies(const LedgerInput& in, LedgerReport& r) {
   const bool sg = is_sglang(r);
+  // What a remedy must reach: a deployment that does not start must start with one sequence of
+  // max-model-len; one that starts with too little concurrency must reach the threshold.
+  const bool fails_to_start = r.verdict != Verdict::fits && r.verdict != Verdict::low_concurrency;
+  auto solves = [&](const LedgerReport& e) { return fails_to_start ? starts_and_fits_one(e) : good(e); };
   const char* util_flag = sg ? "--mem-fraction-static" : "--gpu-memory-utilization";
   const char* len_flag = sg ? "--context-length" : "--max-model-len";
 
@@ -53,7 +61,7 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
       LedgerInput x = in;
       x.settings.max_model_len = mid;
       auto e = eval(x);
-      if (e && good(*e)) {
+      if (e && solves(*e)) {
         lo = mid;
         best = e;
       } else {
@@ -62,8 +70,9 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
     }
     if (best && lo > 0)
       r.remedies.push_back(make(len_flag, std::to_string(r.max_model_len), std::to_string(lo), *best,
-                                fmt::format("the largest context that fits: {} KV tokens, {}", best->kv_cache_tokens,
-                                            conc_text(*best))));
+                                fmt::format("the largest context that {}: {} KV tokens, {}",
+                                            fails_to_start ? "starts" : "keeps the concurrency threshold",
+                                            best->kv_cache_tokens, conc_text(*best))));
   }
 
   // 2. Memory fraction: the smallest that fits (when it fails: how much more is needed; when it
@@ -81,7 +90,7 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
       if (sg) x.settings.mem_fraction_static = mid / 100.0;
       else x.settings.gpu_memory_utilization = mid / 100.0;
       auto e = eval(x);
-      if (e && good(*e)) {
+      if (e && solves(*e)) {
         found = mid;
         best = e;
         hi = mid - 1;
@@ -95,7 +104,7 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
           good(r) ? fmt::format("the smallest fraction that still fits ({} KV tokens, {}); frees {:.1f} GiB per GPU for "
                                 "other processes",
                                 best->kv_cache_tokens, conc_text(*best), r.usable_gib - best->usable_gib)
-                  : fmt::format("the smallest fraction that fits: {} KV tokens, {}", best->kv_cache_tokens,
+                  : fmt::format("the smallest fraction that starts: {} KV tokens, {}", best->kv_cache_tokens,
                                 conc_text(*best))));
     else if (!good(r) && !best)
       r.remedies.push_back(make(util_flag, fmt::format("{:.2f}", r.utilization), "0.99", r,
@@ -104,14 +113,14 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
 
   // 3. The smallest TP that fits.
   for (int tp : {1, 2, 4, 8, 16, 32, 64}) {
-    if (in.model.num_attention_heads % tp != 0) continue;
-    if (tp == r.tp) break;
-    if (good(r) && tp > r.tp) break;
+    if (in.model.num_attention_heads % tp != 0 || tp == r.tp) continue;
+    // When it fits: could fewer GPUs do? When it does not: fewer GPUs cannot.
+    if (good(r) ? tp > r.tp : tp < r.tp) continue;
     LedgerInput x = in;
     x.settings.tensor_parallel_size = tp;
     if (x.num_gpus > 0) x.num_gpus = 0;
     auto e = eval(x);
-    if (e && good(*e)) {
+    if (e && solves(*e)) {
       r.remedies.push_back(make("--tensor-parallel-size", std::to_string(r.tp), std::to_string(tp), *e,
                                 fmt::format("{}: {} GiB weights and {} KV tokens per GPU, {}",
                                             tp < r.tp ? "fits on fewer GPUs" : "the smallest TP that fits",
