@@ -6,6 +6,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "catalog/weights.h"
+#include "ledger/ledger.h"
 
 namespace llmtriage::sim {
 
@@ -75,15 +76,39 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   d.usable_gib = spec.gpu_memory_utilization * g.memory_gib;
   const double kv_per_token_gpu = m.kv_lora_rank > 0 ? m.kv_bytes_per_token()
                                                      : m.kv_bytes_per_token() * std::max(1.0, static_cast<double>(m.n_kv_heads) / tp) / m.n_kv_heads;
+  const bool ledger_models = spec.engine == core::EngineKind::vllm || spec.engine == core::EngineKind::vllm_v0 ||
+                             spec.engine == core::EngineKind::sglang;
   if (spec.kv_cache_tokens) {
     d.kv_cache_tokens = *spec.kv_cache_tokens;
     d.kv_pool_source = "--kv-cache-tokens";
+  } else if (ledger_models) {
+    ledger::LedgerInput in;
+    in.model = a;
+    in.gpu = g;
+    in.engine = spec.engine;
+    in.settings.tensor_parallel_size = tp;
+    if (spec.engine == core::EngineKind::sglang) in.settings.mem_fraction_static = spec.gpu_memory_utilization;
+    else in.settings.gpu_memory_utilization = spec.gpu_memory_utilization;
+    in.settings.max_model_len = d.max_model_len;
+    if (spec.dtype != "auto") in.settings.dtype = spec.dtype;
+    in.settings.kv_cache_dtype = spec.kv_cache_dtype;
+    if (!spec.quantization.empty()) in.settings.quantization = spec.quantization;
+    if (spec.max_num_seqs) in.settings.max_num_seqs = *spec.max_num_seqs;
+    if (spec.max_num_batched_tokens) in.settings.max_num_batched_tokens = *spec.max_num_batched_tokens;
+    in.with_remedies = false;
+    auto rep = ledger::compute_ledger(in);
+    if (!rep.ok()) return std::move(rep).error();
+    d.kv_cache_tokens = rep->kv_cache_tokens;
+    d.weights_gib_per_gpu = rep->weights_gib;
+    d.usable_gib = rep->usable_gib;
+    d.kv_pool_source = "ledger (" + rep->accounting + ")";
+    if (!rep->engine_starts) d.startup_error = std::string(ledger::to_string(rep->verdict)) + ": " + rep->verdict_detail;
   } else {
     const double big = a.total_params() > 30e9 ? 1.0 : 0.0;
     const double overhead_gib = 0.5 + (tp > 1 ? 1.75 : 0.0) + (big ? 3.0 : 1.3) + (tp > 1 ? 1.5 : 0.5);
     const double kv_gib = spec.gpu_memory_utilization * g.memory_gib - d.weights_gib_per_gpu - overhead_gib;
     d.kv_cache_tokens = kv_gib > 0 ? static_cast<int64_t>(kv_gib * 1073741824.0 / kv_per_token_gpu) : 0;
-    d.kv_pool_source = "provisional estimate (ledger not yet wired)";
+    d.kv_pool_source = "estimate (the ledger has no " + std::string(core::to_string(spec.engine)) + " model)";
   }
   return d;
 }

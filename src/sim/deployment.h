@@ -2,8 +2,10 @@
 // From a deployment description (model id, GPU name, TP, dtype, quantization, engine settings) to
 // the simulator's inputs: ModelShape and HardwareShape from the catalog, the KV pool size.
 //
-// KV pool: NOTE provisional until the ledger module (compute_ledger) is committed; then the pool
-// comes from it (one source of truth). Until then: kv_cache_tokens when given, else
+// KV pool: from the memory ledger (ledger::compute_ledger) for the same model, GPU and settings --
+// one source of truth -- including its startup verdict (the engine does not start: OOM while
+// loading, no KV memory, max-model-len larger than the pool). Overrides: kv_cache_tokens.
+// TensorRT-LLM has no ledger model; for it the pool is estimated here as
 //   kv_bytes = gpu_memory_utilization * memory_gib - weights_per_gpu - non_torch - activation - cuda_graphs
 // with the overheads.md section 2/3 defaults (non_torch 0.5 GiB + 1.75 GiB when TP > 1,
 // activation peak 1.3 GiB at 8B scale / 3 GiB at 70B, CUDA graphs 0.5 GiB TP1 / 1.5 GiB TP>1).
@@ -26,6 +28,8 @@ struct DeploymentSpec {
   double gpu_memory_utilization = 0.9;
   std::optional<int64_t> max_model_len;     // default: the model's max_position_embeddings
   std::optional<int64_t> kv_cache_tokens;   // explicit KV pool per replica, tokens
+  core::EngineKind engine = core::EngineKind::vllm;  // whose memory accounting applies
+  std::optional<int64_t> max_num_seqs, max_num_batched_tokens;  // they size the activation peak
 };
 
 struct Deployed {
@@ -35,7 +39,8 @@ struct Deployed {
   int64_t kv_cache_tokens = 0;   // per replica
   double weights_gib_per_gpu = 0;
   double usable_gib = 0;         // gpu_memory_utilization x capacity
-  std::string kv_pool_source;    // "ledger", "--kv-cache-tokens", "provisional estimate"
+  std::string kv_pool_source;    // "ledger (...)", "--kv-cache-tokens", "estimate (...)"
+  std::string startup_error;     // the ledger's verdict when the engine does not start
 };
 
 // Errors: unknown model or GPU (the catalog's messages), a GPU without bandwidth/FLOPs figures.

@@ -147,6 +147,9 @@ core::Status resolve(Scenario& s) {
   auto preset = engine_preset(s.engine);
   if (!preset.ok()) return preset.error();
   c.preset = *preset;
+  s.deployment.engine = c.preset.kind;
+  s.deployment.max_num_seqs = s.max_num_seqs;
+  s.deployment.max_num_batched_tokens = s.max_num_batched_tokens;
   auto dep = deploy(s.deployment);
   if (!dep.ok()) return dep.error();
   c.model = dep->model;
@@ -158,7 +161,8 @@ core::Status resolve(Scenario& s) {
   resolve_scheduler(c, s.max_num_seqs, s.max_num_batched_tokens, s.chunked_prefill, s.prefix_caching);
   c.scheduler.multi_step = s.num_scheduler_steps.value_or(1);
   c.num_blocks = dep->kv_cache_tokens / c.block_size;
-  if (dep->kv_cache_tokens <= 0) {
+  s.startup_error = dep->startup_error;
+  if (s.startup_error.empty() && dep->kv_cache_tokens <= 0) {
     // The engines' startup failures (torch OOM while loading; vllm/v1/worker/gpu_worker.py).
     if (dep->weights_gib_per_gpu > dep->usable_gib)
       s.startup_error = fmt::format(
