@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -134,14 +135,20 @@ core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpe
   }
   if (best && best_len >= 3) return *best;
 
+  // Rank every spelling (names and aliases), then report catalog names once each.
   std::vector<std::string> names;
   std::map<std::string, std::string> display;
-  for (const auto& g : catalog) {
-    names.push_back(normalize_gpu_name(g.name));
-    display[names.back()] = g.name;
+  for (const auto& [norm, g] : by_norm) {
+    names.push_back(norm);
+    display[norm] = g->name;
+  }
+  std::vector<std::string> shown;
+  for (const auto& c : closest(q, names, names.size())) {
+    if (std::find(shown.begin(), shown.end(), display[c]) == shown.end()) shown.push_back(display[c]);
+    if (shown.size() == 3) break;
   }
   std::string hint;
-  for (const auto& c : closest(q, names)) hint += (hint.empty() ? "" : ", ") + display[c];
+  for (const auto& s : shown) hint += (hint.empty() ? "" : ", ") + s;
   return core::make_error(
       core::ErrorKind::not_found, "--gpu", "a GPU from the catalog (data/gpus/gpus.jsonl)", name,
       "Closest catalog names: " + hint +

@@ -49,12 +49,12 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
                                  size_t n) {
-  std::vector<std::pair<size_t, std::string>> scored;
+  // Relative distance, so that short names ("l4") do not win just by being short.
+  std::vector<std::pair<double, std::string>> scored;
   for (const auto& c : candidates) {
-    size_t d = edit_distance(query, c);
+    double d = static_cast<double>(edit_distance(query, c)) / static_cast<double>(std::max<size_t>(1, std::max(query.size(), c.size())));
     // A candidate that contains the query ("h100" in "h100-sxm") is a near miss, not a stranger.
-    if (!query.empty() && (c.find(query) != std::string::npos || query.find(c) != std::string::npos))
-      d = d / 4;
+    if (!query.empty() && (c.find(query) != std::string::npos || query.find(c) != std::string::npos)) d /= 4;
     scored.emplace_back(d, c);
   }
   std::stable_sort(scored.begin(), scored.end(),

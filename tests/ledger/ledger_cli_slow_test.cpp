@@ -1,0 +1,158 @@
+// `llmtriage ledger` black-box: the real binary, its exit codes, text, JSON and error messages.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+CliRun ledger(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string out = (dir / "llmtriage_ledger_out.txt").string(), err = (dir / "llmtriage_ledger_err.txt").string();
+  const std::string cmd = std::string(LLMTRIAGE_BINARY) + " ledger " + args + " >" + out + " 2>" + err;
+  int status = std::system(cmd.c_str());
+  CliRun r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+const std::string kLog = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/ledger/vllm-0.19-llama-3.1-8b-32k.log";
+
+TEST(LedgerCli, DemoCommandFitsAndShowsEveryLineWithItsSource) {
+  CliRun r = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100-SXM --max-model-len 131072 --typical-len 3000");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* s : {"Weights", "Activation peak", "Non-torch memory", "CUDA graphs", "KV cache pool", "KV cache tokens",
+                        "Max concurrency @ 131072", "Max concurrency @ 3000", "vllm/v1/worker/gpu_worker.py",
+                        "Verdict: fits", "Remedies"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(LedgerCli, JsonHasTheDocumentedKeys) {
+  CliRun r = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --max-model-len 8192 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  for (const char* k : {"total_gib", "usable_gib", "weights_gib", "activation_gib", "non_torch_gib", "cuda_graph_gib",
+                        "kv_cache_gib", "kv_bytes_per_token", "kv_cache_tokens", "num_blocks", "max_concurrency", "verdict",
+                        "remedies"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  EXPECT_EQ(j["verdict"], "fits");
+  EXPECT_EQ(j["kv_bytes_per_token"], 131072);
+  EXPECT_TRUE(j["remedies"].is_array());
+}
+
+TEST(LedgerCli, FindingsExitOne) {
+  CliRun big = ledger("--model meta-llama/Llama-3.3-70B-Instruct --gpu H100 --max-model-len 8192 --json");
+  EXPECT_EQ(big.code, 1);
+  EXPECT_EQ(nlohmann::json::parse(big.out)["verdict"], "weights_do_not_fit");
+  CliRun len = ledger("--gpu H100 --engine-version 0.11.0 --engine-args \"vllm serve Qwen/Qwen3-32B --max-model-len=32k "
+                   "--gpu-memory-utilization 0.9\"");
+  EXPECT_EQ(len.code, 1);
+  EXPECT_NE(len.out.find("max_model_len_exceeds_kv"), std::string::npos) << len.out;
+  EXPECT_NE(len.out.find("--max-model-len 32000 -> "), std::string::npos) << len.out;
+}
+
+TEST(LedgerCli, InputErrorsExitTwoAndSayWhere) {
+  CliRun tp = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --tensor-parallel-size 3");
+  EXPECT_EQ(tp.code, 2);
+  EXPECT_NE(tp.err.find("--tensor-parallel-size: expected a divisor of the model's 32 attention heads, found 3"),
+            std::string::npos) << tp.err;
+  CliRun gpu = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H1OO");
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_NE(gpu.err.find("Closest catalog names: H100-SXM"), std::string::npos) << gpu.err;
+  EXPECT_NE(gpu.err.find("--gpu-mem-gib"), std::string::npos) << gpu.err;
+  CliRun util = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --gpu-memory-utilization 1.5");
+  EXPECT_EQ(util.code, 2);
+  EXPECT_NE(util.err.find("(0, 1]"), std::string::npos) << util.err;
+  CliRun len = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --max-model-len -4");
+  EXPECT_EQ(len.code, 2);
+  std::string cfg = write_temp("llmtriage_broken_config.json",
+                               R"({"architectures":["LlamaForCausalLM"],"hidden_size":64,"vocab_size":10,"num_attention_heads":4})");
+  CliRun model = ledger("--model " + cfg + " --gpu H100");
+  EXPECT_EQ(model.code, 2);
+  EXPECT_NE(model.err.find("num_hidden_layers"), std::string::npos) << model.err;
+  EXPECT_NE(model.err.find(cfg), std::string::npos) << model.err;
+  CliRun none = ledger("--gpu H100");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--model"), std::string::npos);
+}
+
+TEST(LedgerCli, ConfigFileAndFlagsOverrideIt) {
+  std::string cfg = write_temp("llmtriage_ledger.conf",
+                               "# a deployment\nmodel: meta-llama/Llama-3.1-8B-Instruct\ngpu: H100-SXM\n"
+                               "tensor-parallel-size: 2\nmax_model_len = 16384\n");
+  CliRun r = ledger("--config " + cfg + " --max-model-len 8192 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["settings"]["tensor_parallel_size"], 2);
+  EXPECT_EQ(j["settings"]["max_model_len"], 8192);
+  std::string bad = write_temp("llmtriage_ledger_bad.conf", "model: meta-llama/Llama-3.1-8B-Instruct\nfavourite-colour: blue\n");
+  CliRun e = ledger("--config " + bad + " --gpu H100");
+  EXPECT_EQ(e.code, 2);
+  EXPECT_NE(e.err.find(bad + ":2"), std::string::npos) << e.err;
+}
+
+TEST(LedgerCli, FromLogPutsEngineAndLedgerSideBySide) {
+  CliRun r = ledger("--gpu H100 --from-log " + kLog + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  // Model, settings and version came from the log itself.
+  EXPECT_EQ(j["model"], "meta-llama/Llama-3.1-8B-Instruct");
+  EXPECT_EQ(j["settings"]["max_model_len"], 32768);
+  EXPECT_EQ(j["engine_version"], "0.19.0");
+  bool tokens = false;
+  for (const auto& c : j["from_log"]["comparison"]) {
+    if (c["key"] == "kv_tokens") {
+      tokens = true;
+      EXPECT_EQ(c["engine"], 476016);
+      EXPECT_LT(std::fabs(c["diff_pct"].get<double>()), 1.0);
+    }
+  }
+  EXPECT_TRUE(tokens);
+  EXPECT_TRUE(j["from_log"]["engine_started"].get<bool>());
+  CliRun text = ledger("--gpu H100 --from-log " + kLog);
+  EXPECT_NE(text.out.find("KV tokens"), std::string::npos);
+  EXPECT_NE(text.out.find("476016"), std::string::npos) << text.out;
+}
+
+TEST(LedgerCli, FromLogWithEngineOomIsAFinding) {
+  std::string log = write_temp("llmtriage_oom.log",
+                               "INFO 11-20 10:00:00 [gpu_model_runner.py:2602] Model loading took 14.99 GiB memory and 7.3 seconds\n"
+                               "ERROR 11-20 10:00:05 [core.py:700] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                               "2.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 1.02 GiB is free.\n");
+  CliRun r = ledger("--model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --max-model-len 8192 --from-log " + log);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("startup: engine failed"), std::string::npos) << r.out;
+}
+
+TEST(LedgerCli, HelpHasAWorkedExample) {
+  CliRun r = ledger("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("llmtriage ledger --model"), std::string::npos);
+  EXPECT_NE(r.out.find("--engine-args"), std::string::npos);
+}
+
+}  // namespace
