@@ -79,7 +79,8 @@ std::vector<Outcome> evaluate_all() {
     if (e["starts"].is_boolean()) o.engine_starts = e["starts"].get<bool>();
     auto r = run_case(c);
     if (!r.ok()) {
-      o.note = "not computed: " + r.error().message();
+      o.note = "not computed: " + (r.error().kind == core::ErrorKind::not_found ? r.error().found + " not bundled"
+                                                                               : r.error().found);
       out.push_back(o);
       continue;
     }
@@ -113,7 +114,7 @@ std::string fmt_starts(const std::optional<bool>& b) { return b ? (*b ? "starts"
 TEST(LedgerAccuracy, CheckedCasesWithinFivePercentAndSameStartupOutcome) {
   auto all = evaluate_all();
   ASSERT_GE(all.size(), 30u);
-  std::vector<double> errs;
+  std::vector<double> errs, all_errs;
   std::ostringstream table;
   table << "| case | status | metric | engine | ledger | error | engine outcome | ledger outcome | ledger verdict |\n"
         << "|---|---|---|---|---|---|---|---|---|\n";
@@ -128,7 +129,7 @@ TEST(LedgerAccuracy, CheckedCasesWithinFivePercentAndSameStartupOutcome) {
       // still be a miss (if the model improves, promote the case to "checked").
       EXPECT_TRUE(o.engine_starts && o.ledger_starts && *o.engine_starts == *o.ledger_starts) << o.id;
       EXPECT_GT(std::fabs(o.rel_err), 0.05) << o.id << " is now within 5%: mark it checked";
-      errs.push_back(std::fabs(o.rel_err));
+      all_errs.push_back(std::fabs(o.rel_err));
       continue;
     }
     if (o.status != "checked") continue;
@@ -136,21 +137,28 @@ TEST(LedgerAccuracy, CheckedCasesWithinFivePercentAndSameStartupOutcome) {
     EXPECT_TRUE(o.ledger_starts.has_value()) << o.id << ": " << o.note;
     if (!std::isnan(o.rel_err)) {
       errs.push_back(std::fabs(o.rel_err));
+      all_errs.push_back(std::fabs(o.rel_err));
       EXPECT_LE(std::fabs(o.rel_err), 0.05) << o.id << ": engine " << o.engine << ", ledger " << o.ledger;
     }
     if (o.engine_starts && o.ledger_starts)
       EXPECT_EQ(*o.engine_starts, *o.ledger_starts) << o.id << ": startup outcome differs (" << o.note << ")";
   }
-  std::sort(errs.begin(), errs.end());
   ASSERT_FALSE(errs.empty());
-  double mean = 0;
-  for (double x : errs) mean += x;
-  mean /= errs.size();
+  auto stats = [](std::vector<double> e) {
+    std::sort(e.begin(), e.end());
+    double mean = 0;
+    for (double x : e) mean += x;
+    mean /= static_cast<double>(e.size());
+    std::ostringstream s;
+    s << e.size() << " cases: |error| median " << fmt_num(100 * e[e.size() / 2]) << "%, mean " << fmt_num(100 * mean)
+      << "%, p90 " << fmt_num(100 * e[std::min(e.size() - 1, e.size() * 9 / 10)]) << "%, max " << fmt_num(100 * e.back())
+      << "%";
+    return s.str();
+  };
   std::ostringstream summary;
-  summary << "checked cases: " << checked << " (+ known misses); KV figures compared: " << errs.size() << "; |error| median "
-          << fmt_num(100 * errs[errs.size() / 2]) << "%, mean " << fmt_num(100 * mean) << "%, p90 "
-          << fmt_num(100 * errs[std::min(errs.size() - 1, errs.size() * 9 / 10)]) << "%, max "
-          << fmt_num(100 * errs.back()) << "%\n";
+  summary << "checked (asserted within 5%): " << stats(errs) << "\n"
+          << "checked + known misses: " << stats(all_errs) << "\n"
+          << "startup outcome (starts / refuses) asserted equal on " << checked << " checked cases and the known misses\n";
   std::cout << table.str() << "\n" << summary.str();
   if (const char* path = std::getenv("LLMTRIAGE_ACCURACY_OUT")) std::ofstream(path) << table.str() << "\n" << summary.str();
 }
