@@ -43,6 +43,7 @@ struct State {
   int64_t in_flight = 0, launched = 0, finished = 0, failed = 0;
   std::atomic<bool> stopping{false};
   std::atomic<bool> heartbeat_on{true};
+  const char* stop_category = "deadline";  // set before `stopping`
   std::vector<double> loop_lag;  // only touched on loop 0
   net::Client* client = nullptr;
 
@@ -66,7 +67,7 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
     const bool deadline = out.failure == net::Failure::cancelled && st.stopping.load();
     // A stream error seen earlier (malformed chunk) stays the cause; the transport failure is detail.
     if (r.error_category.empty()) {
-      r.error_category = deadline ? "deadline" : failure_category(out.failure);
+      r.error_category = deadline ? st.stop_category : failure_category(out.failure);
       r.error_detail = out.error.message();
     }
   } else if (out.status >= 400) {
@@ -292,8 +293,10 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
         o.on_progress(p);
         lk.lock();
       }
-      if (Clock::now() >= deadline) {
-        res.deadline_hit = true;
+      const bool interrupted = o.stop && o.stop->load();
+      if (Clock::now() >= deadline || interrupted) {
+        (interrupted ? res.interrupted : res.deadline_hit) = true;
+        st.stop_category = interrupted ? "interrupted" : "deadline";
         st.stopping = true;
         std::vector<net::RequestHandle> hs = st.handles;
         lk.unlock();
@@ -314,7 +317,7 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
   for (size_t i = 0; i < n; ++i) {
     auto& r = st.recs[i];
     if (!r.send_s && r.error_category.empty()) {
-      r.error_category = res.deadline_hit ? "deadline" : "not_sent";
+      r.error_category = res.deadline_hit || res.interrupted ? st.stop_category : "not_sent";
       r.error_detail = "never sent: the run ended first";
     }
   }

@@ -5,6 +5,7 @@
 // waiting for a slot is client queue time, separate from dispatch lag). Closed loop: `concurrency`
 // requests in flight, a finished one starts the next. A global deadline cancels what is left;
 // the records of everything sent are returned either way.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -52,6 +53,7 @@ struct RunnerOptions {
   std::string metrics_url;
   double scrape_interval_s = 5;
   std::function<void(const RunProgress&)> on_progress;  // called from the main thread, ~10/s
+  const std::atomic<bool>* stop = nullptr;  // set (e.g. by SIGINT): end like the deadline, keep results
 };
 
 struct RunResult {
@@ -59,6 +61,7 @@ struct RunResult {
   std::vector<Scrape> scrapes;
   core::Summary loop_lag_s;          // heartbeat timer lateness on the dispatch loop
   bool deadline_hit = false;
+  bool interrupted = false;  // ended by RunnerOptions::stop
   double wall_s = 0;
   double start_unix_s = 0;
   uint64_t connections_opened = 0;

@@ -1,0 +1,59 @@
+#pragma once
+// The third stage: a run's summary and what produced it -> JSON, the text report, and the result
+// folder (--out DIR), written atomically file by file so an interrupted run leaves whole files.
+//   DIR/summary.json    the JSON summary (json_summary) with the run's metadata
+//   DIR/records.jsonl   raw records, schema llmtriage.request.v1 (`llmtriage records summary` reads it)
+//   DIR/metrics.jsonl   the /metrics scrapes: {"phase","t_s","unix_s","text"|"error"} per line
+//   DIR/report.txt      the text report
+//   DIR/requests.jsonl  the request set (with --save-requests into the folder)
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/runner.h"
+#include "bench/summary.h"
+#include "core/result.h"
+
+namespace llmtriage::bench {
+
+struct RunMeta {
+  std::string endpoint;  // redacted (no user info)
+  std::string model;
+  std::string api;
+  std::string dataset;   // the request set's source
+  std::string request_set_hash;
+  std::string schedule_hash;  // open loop only
+  uint64_t seed = 0;
+  std::string mode;      // "rate", "concurrency", "rate+cap", "replay", "burst"
+  double burstiness = 1;
+  std::optional<double> ramp_to;
+  int64_t concurrency = 0;
+  std::optional<int64_t> max_concurrency;
+  int64_t num_requests = 0;
+  int64_t warmup = 0;
+  double start_unix_s = 0;
+  double wall_s = 0;
+  core::Summary loop_lag_s;
+  uint64_t connections_opened = 0;
+  std::map<std::string, std::string> config;  // engine configuration (--config and /metrics info)
+  bool interrupted = false;
+};
+
+nlohmann::json json_summary(const RunSummary& s, const RunMeta& m);
+// The text report; its first line says CLIENT-BOUND when the self-check failed.
+std::string text_report(const RunSummary& s, const RunMeta& m);
+
+// Engine configuration visible in a vLLM exposition: the labels of vllm:cache_config_info
+// (block_size, gpu_memory_utilization, num_gpu_blocks, ...), keys prefixed "cache.".
+std::map<std::string, std::string> config_from_metrics(const std::string& exposition);
+
+core::Status write_results(const std::string& dir, const RunSummary& s, const RunMeta& m,
+                           const std::vector<BenchRecord>& records, const std::vector<Scrape>& scrapes);
+
+// Reads DIR/summary.json (or a summary.json path) back.
+core::Result<nlohmann::json> read_summary(const std::string& dir_or_file);
+
+}  // namespace llmtriage::bench
