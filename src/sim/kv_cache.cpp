@@ -20,10 +20,58 @@ const char* to_string(ReqState s) {
   return "?";
 }
 
+BlockHashMap::BlockHashMap(int64_t max_entries) {
+  size_t cap = 16;
+  int bits = 4;
+  while (cap < static_cast<size_t>(max_entries) * 2) { cap <<= 1; ++bits; }
+  keys_.assign(cap, 0);
+  vals_.assign(cap, -1);
+  mask_ = cap - 1;
+  shift_ = 64 - bits;
+}
+
+int32_t BlockHashMap::find(uint64_t h) const {
+  for (size_t i = slot(h);; i = (i + 1) & mask_) {
+    if (keys_[i] == h) return vals_[i];
+    if (keys_[i] == 0) return -1;
+  }
+}
+
+void BlockHashMap::insert_if_absent(uint64_t h, int32_t b) {
+  for (size_t i = slot(h);; i = (i + 1) & mask_) {
+    if (keys_[i] == h) return;
+    if (keys_[i] == 0) { keys_[i] = h; vals_[i] = b; return; }
+  }
+}
+
+void BlockHashMap::erase_if(uint64_t h, int32_t b) {
+  size_t i = slot(h);
+  for (;; i = (i + 1) & mask_) {
+    if (keys_[i] == 0) return;
+    if (keys_[i] == h) break;
+  }
+  if (vals_[i] != b) return;
+  // Backward-shift deletion: pull later entries of the probe run into the hole.
+  size_t hole = i;
+  for (size_t j = (i + 1) & mask_; keys_[j] != 0; j = (j + 1) & mask_) {
+    const size_t home = slot(keys_[j]);
+    // Move j into the hole when its home is not cyclically in (hole, j].
+    const bool in_between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+    if (!in_between) {
+      keys_[hole] = keys_[j];
+      vals_[hole] = vals_[j];
+      hole = j;
+    }
+  }
+  keys_[hole] = 0;
+  vals_[hole] = -1;
+}
+
 KvCache::KvCache(int64_t num_blocks, int block_size, bool prefix_caching)
     : num_blocks_(num_blocks < 1 ? 1 : num_blocks),
       block_size_(block_size < 1 ? 1 : block_size),
-      prefix_caching_(prefix_caching) {
+      prefix_caching_(prefix_caching),
+      map_(num_blocks < 1 ? 1 : num_blocks) {
   const auto n = static_cast<size_t>(num_blocks_);
   ref_.assign(n, 0);
   hash_.assign(n, 0);
@@ -52,8 +100,7 @@ int32_t KvCache::pop_head() {
   assert(b >= 0);
   unlink(b);
   if (hash_[b] != 0) {  // evict: the cached content is lost
-    auto it = map_.find(hash_[b]);
-    if (it != map_.end() && it->second == b) map_.erase(it);
+    map_.erase_if(hash_[b], b);
     hash_[b] = 0;
   }
   return b;
@@ -75,9 +122,9 @@ int32_t KvCache::find_cached_prefix(const SimRequest& r, std::vector<int32_t>& o
   int32_t i = 0;
   for (; i < max_blocks; ++i) {
     const uint64_t h = block_hash(r, i, prev);
-    auto it = map_.find(h);
-    if (it == map_.end()) break;
-    out.push_back(it->second);
+    const int32_t b = map_.find(h);
+    if (b < 0) break;
+    out.push_back(b);
     prev = h;
   }
   return i * block_size_;
@@ -118,7 +165,7 @@ void KvCache::cache_full_blocks(SimRequest& r) {
     const int32_t b = r.blocks[i];
     const uint64_t h = block_hash(r, i, prev);
     hash_[b] = h;                 // kept even when a twin block owns the map entry: the chain needs it
-    map_.try_emplace(h, b);
+    map_.insert_if_absent(h, b);
     prev = h;
   }
   if (full > r.num_cached_blocks) r.num_cached_blocks = full;
@@ -147,9 +194,12 @@ std::string KvCache::check() const {
   if (walked != zero || walked != num_free_)
     return "free queue holds " + std::to_string(walked) + " blocks, " + std::to_string(zero) +
            " have ref 0, counter says " + std::to_string(num_free_);
-  for (const auto& [h, b] : map_)
-    if (hash_[b] != h) return "prefix map entry points at block " + std::to_string(b) + " with another hash";
-  return "";
+  std::string bad;
+  map_.for_each([&](uint64_t h, int32_t b) {
+    if (bad.empty() && hash_[b] != h) bad = "prefix map entry points at block " + std::to_string(b) + " with another hash";
+    if (bad.empty() && map_.find(h) != b) bad = "prefix map entry for block " + std::to_string(b) + " is unreachable";
+  });
+  return bad;
 }
 
 }  // namespace llmtriage::sim

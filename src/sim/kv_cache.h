@@ -20,6 +20,27 @@
 
 namespace llmtriage::sim {
 
+// Open-addressing map from a block hash (never 0) to a block id: linear probing, backward-shift
+// deletion, fixed capacity >= 2x the pool (a block is in the map at most once). It replaces
+// std::unordered_map on the per-token hot path (registration and eviction of blocks).
+class BlockHashMap {
+ public:
+  explicit BlockHashMap(int64_t max_entries);
+  int32_t find(uint64_t h) const;          // -1 when absent
+  void insert_if_absent(uint64_t h, int32_t b);
+  void erase_if(uint64_t h, int32_t b);    // only when it maps to b
+  template <typename F> void for_each(F f) const {
+    for (size_t i = 0; i < keys_.size(); ++i) if (keys_[i]) f(keys_[i], vals_[i]);
+  }
+
+ private:
+  size_t slot(uint64_t h) const { return static_cast<size_t>((h * 0x9e3779b97f4a7c15ULL) >> shift_); }
+  std::vector<uint64_t> keys_;
+  std::vector<int32_t> vals_;
+  size_t mask_;
+  int shift_;
+};
+
 class KvCache {
  public:
   KvCache(int64_t num_blocks, int block_size, bool prefix_caching);
@@ -85,7 +106,7 @@ class KvCache {
   std::vector<uint64_t> hash_;   // 0 = not cached
   std::vector<int32_t> prev_, next_;  // free queue links (-1 = none); valid when ref_ == 0
   int32_t head_ = -1, tail_ = -1;
-  std::unordered_map<uint64_t, int32_t> map_;
+  BlockHashMap map_;
 };
 
 }  // namespace llmtriage::sim

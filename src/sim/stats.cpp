@@ -2,16 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/quantile.h"
 
 namespace llmtriage::sim {
 
 namespace {
-constexpr double kLo = 1e-6;          // seconds
-constexpr double kRatio = 1.001;
-const double kLogRatio = std::log(kRatio);
-constexpr size_t kBuckets = 23100;    // up to 1e-6 * 1.001^23100 ~ 1e4 s
+// Buckets by the top bits of the IEEE-754 double: exponent + 10 mantissa bits, i.e. relative
+// width 2^-10 (0.1%), no log() on the hot path.
+constexpr int kShift = 42;
+inline uint64_t bits_of(double v) { uint64_t b; std::memcpy(&b, &v, sizeof b); return b; }
+inline double double_of(uint64_t b) { double v; std::memcpy(&v, &b, sizeof v); return v; }
+const uint64_t kLoKey = bits_of(1e-6) >> kShift;
+const uint64_t kHiKey = bits_of(1e4) >> kShift;
+const size_t kBuckets = static_cast<size_t>(kHiKey - kLoKey + 1);
 }  // namespace
 
 LogHistogram::LogHistogram() : buckets_(kBuckets, 0) {}
@@ -19,10 +24,10 @@ LogHistogram::LogHistogram() : buckets_(kBuckets, 0) {}
 void LogHistogram::add(double v) {
   ++count_;
   sum_ += v;
-  if (v < kLo) { ++under_; return; }
-  size_t i = static_cast<size_t>(std::log(v / kLo) / kLogRatio);
-  if (i >= kBuckets) i = kBuckets - 1;
-  ++buckets_[i];
+  if (!(v >= 1e-6)) { ++under_; return; }
+  uint64_t k = bits_of(v) >> kShift;
+  if (k > kHiKey) k = kHiKey;
+  ++buckets_[static_cast<size_t>(k - kLoKey)];
 }
 
 double LogHistogram::quantile(double q) const {
@@ -32,9 +37,9 @@ double LogHistogram::quantile(double q) const {
   if (rank < seen) return 0;
   for (size_t i = 0; i < kBuckets; ++i) {
     seen += static_cast<double>(buckets_[i]);
-    if (rank < seen) return kLo * std::pow(kRatio, static_cast<double>(i) + 0.5);
+    if (rank < seen) return double_of(((kLoKey + i) << kShift) | (uint64_t{1} << (kShift - 1)));  // bucket midpoint
   }
-  return kLo * std::pow(kRatio, static_cast<double>(kBuckets));
+  return 1e4;
 }
 
 Dist dist_of(std::vector<double> v) {
