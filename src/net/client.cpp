@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <cerrno>
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
 #include <future>
@@ -342,6 +343,7 @@ struct Op : std::enable_shared_from_this<Op>, BodySink {
   }
 
   void on_body(std::string_view bytes) override {
+    if (finished) return;  // failed inside this feed (too_large, a throwing handler)
     if (!head_reported) report_head();
     if (h.on_event) {
       bool ok = sse.feed(bytes, [this](const SseEvent& ev) {
@@ -380,8 +382,9 @@ struct Op : std::enable_shared_from_this<Op>, BodySink {
     size_t used = 0;
     try {
       used = parser.feed(data, *this);
+      if (!finished && parser.head_done() && !head_reported) report_head();
     } catch (const std::exception& e) {
-      fail(Failure::cancelled, "a handler that does not throw", e.what());
+      fail(Failure::cancelled, "stream handlers that do not throw", std::string("a handler threw: ") + e.what());
       return;
     }
     if (finished) return;
@@ -389,7 +392,6 @@ struct Op : std::enable_shared_from_this<Op>, BodySink {
       fail(parser.error().kind, "a well-formed HTTP/1.1 response", parser.error().what);
       return;
     }
-    if (parser.head_done() && !head_reported) report_head();
     if (parser.done()) {
       leftover = used < data.size();
       complete();

@@ -658,6 +658,7 @@ core::Status Server::start() {
   if (!ec) acc->bind(ep, ec);
   if (!ec) acc->listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
+    acc.reset();  // before its io_context
     impl_->loops.clear();
     return core::make_error(core::ErrorKind::network, where, "a free address to listen on", ec.message());
   }

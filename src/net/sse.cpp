@@ -1,5 +1,7 @@
 #include "net/sse.h"
 
+#include <cstring>
+
 namespace llmtriage::net {
 
 void SseParser::reset() {
@@ -89,18 +91,36 @@ bool SseParser::feed(std::string_view bytes, const SseParser::Callback& on_event
       return feed(carried, on_event);
     }
   }
-  size_t pos = 0;
-  while (pos < bytes.size()) {
-    size_t end = bytes.find_first_of("\r\n", pos);
-    if (end == std::string_view::npos) {
-      partial_.append(bytes.substr(pos));
+  // Lines end at LF, CRLF or CR. memchr (vectorized) finds both; this loop is the client's
+  // per-event hot path.
+  const char* p = bytes.data();
+  const char* end = p + bytes.size();
+  while (p < end) {
+    auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const char* stop = nl ? nl : end;
+    auto* cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<size_t>(stop - p)));
+    const char* eol;
+    const char* next;
+    if (cr) {
+      eol = cr;
+      if (cr + 1 < end) {
+        next = cr + 1 + (cr[1] == '\n' ? 1 : 0);
+      } else {
+        next = end;
+        skip_lf_ = true;  // a '\n' opening the next read belongs to this CR
+      }
+    } else if (nl) {
+      eol = nl;
+      next = nl + 1;
+    } else {
+      partial_.append(p, static_cast<size_t>(end - p));
       if (partial_.size() > max_event_bytes_) {
         error_ = "an SSE line over " + std::to_string(max_event_bytes_) + " bytes";
         return false;
       }
       return true;
     }
-    std::string_view l = bytes.substr(pos, end - pos);
+    std::string_view l(p, static_cast<size_t>(eol - p));
     bool ok;
     if (!partial_.empty()) {
       partial_.append(l);
@@ -111,14 +131,7 @@ bool SseParser::feed(std::string_view bytes, const SseParser::Callback& on_event
       ok = line(l, on_event);
     }
     if (!ok) return false;
-    pos = end + 1;
-    if (bytes[end] == '\r') {
-      if (pos < bytes.size()) {
-        if (bytes[pos] == '\n') ++pos;
-      } else {
-        skip_lf_ = true;
-      }
-    }
+    p = next;
   }
   return true;
 }

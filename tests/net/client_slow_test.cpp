@@ -336,3 +336,13 @@ TEST(ClientFault, DestroyingTheClientCancelsInFlight) {
   }
   EXPECT_EQ(cancelled.load(), 3);
 }
+
+TEST(ClientFault, UnresolvableHostIsDns) {
+  // ".invalid" is reserved (RFC 6761): resolvers answer NXDOMAIN without asking anyone.
+  ClientOptions o = short_timeouts();
+  o.timeouts.connect = 10000ms;
+  auto r = fetch(get("http://no-such-host.invalid/"), o);
+  ASSERT_FALSE(r.ok());
+  if (failure_of(r.error()) == Failure::timeout_connect) GTEST_SKIP() << "this machine's resolver hangs";
+  EXPECT_EQ(failure_of(r.error()), Failure::dns) << r.error().message();
+}
