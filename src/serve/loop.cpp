@@ -1,0 +1,363 @@
+// The engine thread of `sim serve` (see loop.h).
+#include "serve/loop.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <ctime>
+
+#include "sim/log_format.h"
+
+namespace llmtriage::serve {
+
+struct Choice {
+  int index = 0;
+  int32_t req = -1;
+  int32_t prompt_tokens = 0;
+  ChoicePlan plan;
+  int32_t sent = 0;
+  double last_token_v = -1;
+  std::string text;  // non-streaming: the whole output
+  bool done = false;
+  bool role_sent = false;
+  std::string finish_reason;
+};
+
+struct Stream {
+  GenRequest req;
+  std::shared_ptr<net::ResponseWriter> w;
+  std::string id;
+  std::string model_json;  // JSON string literal of the served model name
+  int64_t created = 0;
+  std::vector<Choice> choices;
+  int remaining = 0;
+  int64_t prompt_tokens = 0, completion_tokens = 0;
+  bool ended = false;  // answered, or aborted
+  std::string head;    // chunk prefix: {"id":...,"object":...,"created":...,"model":...,"choices":[
+};
+
+namespace {
+
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::string json_str(const std::string& s) { return nlohmann::json(s).dump(); }
+
+std::string reason_json(const std::string& s) { return s.empty() ? "null" : json_str(s); }
+
+}  // namespace
+
+EngineLoop::EngineLoop(const sim::SimConfig& cfg, LoopOptions opt, LogFn log)
+    : engine_(cfg), opt_(std::move(opt)), log_(std::move(log)) {
+  if (opt_.served_model_name.empty()) opt_.served_model_name = cfg.model_name;
+  for (int i = 0; i < engine_.num_replicas(); ++i)
+    metrics_.push_back(std::make_unique<ReplicaMetrics>(opt_.metrics_style, cfg.max_model_len));
+  marks_.resize(static_cast<size_t>(engine_.num_replicas()));
+  next_log_v_ = opt_.log_interval_s;
+}
+
+EngineLoop::~EngineLoop() { stop(); }
+
+void EngineLoop::start() {
+  t0_ = std::chrono::steady_clock::now();
+  thread_ = std::thread([this] { run(); });
+}
+
+void EngineLoop::stop() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void EngineLoop::post(std::function<void()> job) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    inbox_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+}
+
+double EngineLoop::wall_to_virtual(std::chrono::steady_clock::time_point t) const {
+  return std::chrono::duration<double>(t - t0_).count() * opt_.time_scale;
+}
+std::chrono::steady_clock::time_point EngineLoop::virtual_to_wall(double v) const {
+  return t0_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(v / opt_.time_scale));
+}
+double EngineLoop::virtual_now() const { return wall_to_virtual(std::chrono::steady_clock::now()); }
+
+void EngineLoop::run() {
+  std::deque<std::function<void()>> jobs;
+  auto step_cb = [this](const sim::StepReport& s) { on_step(s); };
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      if (stop_) break;
+      jobs.swap(inbox_);
+    }
+    for (auto& j : jobs) j();
+    jobs.clear();
+    const double v = virtual_now();
+    engine_.advance(v, step_cb);
+    if (v >= next_log_v_) {
+      log_stats(v);
+      next_log_v_ = (std::floor(v / opt_.log_interval_s) + 1) * opt_.log_interval_s;
+    }
+    int64_t waiting = 0;
+    for (int i = 0; i < engine_.num_replicas(); ++i) waiting += static_cast<int64_t>(engine_.replica(i).sched.waiting().size());
+    waiting_.store(waiting, std::memory_order_relaxed);
+    const double next = std::min(engine_.next_event_s(), next_log_v_);
+    std::unique_lock<std::mutex> lk(mu_);
+    if (stop_) break;
+    if (inbox_.empty()) cv_.wait_until(lk, virtual_to_wall(next), [this] { return stop_ || !inbox_.empty(); });
+  }
+}
+
+void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w) {
+  queued_.fetch_sub(1, std::memory_order_relaxed);
+  if (w->closed()) return;  // the client left while the request waited for the engine thread
+  auto st = std::make_shared<Stream>();
+  st->w = std::move(w);
+  st->req = std::move(req);
+  const uint64_t salt = mix(next_id_++ ^ static_cast<uint64_t>(t0_.time_since_epoch().count()));
+  st->id = fmt::format("{}{:016x}", st->req.chat ? "chatcmpl-" : "cmpl-", salt);
+  st->created = static_cast<int64_t>(std::time(nullptr));
+  st->model_json = json_str(opt_.served_model_name);
+  st->head = fmt::format(R"({{"id":"{}","object":"{}","created":{},"model":{},"choices":[)", st->id,
+                         st->req.chat ? "chat.completion.chunk" : "text_completion", st->created, st->model_json);
+  const double v = virtual_now();
+  const auto& cfg = engine_.config();
+  int idx = 0;
+  for (const Prompt& p : st->req.prompts) {
+    const int64_t max_tokens = st->req.max_tokens.value_or(cfg.max_model_len - p.tokens);
+    for (int j = 0; j < st->req.n; ++j, ++idx) {
+      Choice c;
+      c.index = idx;
+      c.prompt_tokens = p.tokens;
+      c.plan = plan_choice(st->req, p, idx, max_tokens, salt);
+      c.req = engine_.add(v, p.tokens, c.plan.output_tokens, p.content_key);
+      st->choices.push_back(std::move(c));
+    }
+    st->prompt_tokens += p.tokens;
+  }
+  st->remaining = static_cast<int>(st->choices.size());
+  for (size_t i = 0; i < st->choices.size(); ++i) {
+    const int32_t id = st->choices[i].req;
+    if (id < 0) continue;  // validated before: cannot happen
+    by_req_[id] = {st, static_cast<int>(i)};
+    ++metrics_[static_cast<size_t>(engine_.request(id).replica)]->requests_received;
+  }
+  ++live_streams_;
+  if (st->req.stream) st->w->begin_sse();
+  std::weak_ptr<Stream> weak = st;
+  st->w->on_close([this, weak] {
+    post([this, weak] {
+      if (auto s = weak.lock()) abort_stream(s);
+    });
+  });
+  if (st->w->closed()) abort_stream(st);
+  engine_.advance(v, [this](const sim::StepReport& s) { on_step(s); });  // an idle engine starts now
+}
+
+void EngineLoop::on_step(const sim::StepReport& s) {
+  ++steps_;
+  const auto now = std::chrono::steady_clock::now();
+  const double lag = std::chrono::duration<double, std::milli>(now - virtual_to_wall(s.end_s)).count();
+  if (s.plan && !s.plan->seqs.empty()) {
+    lag_ms_.add(std::max(lag, 1e-6));
+    lag_max_ms_ = std::max(lag_max_ms_, lag);
+    metrics_[static_cast<size_t>(s.replica)]->iteration_tokens.observe(static_cast<double>(s.plan->num_tokens));
+    for (const auto& q : s.plan->seqs) {
+      auto it = by_req_.find(q.req);
+      if (it == by_req_.end()) continue;
+      auto st = it->second.first;  // keep alive: emit may end the stream
+      Choice& c = st->choices[static_cast<size_t>(it->second.second)];
+      const auto& r = engine_.request(q.req);
+      if (r.num_output > c.sent) emit(*st, c, r.num_output, s.end_s);
+    }
+  }
+  if (!s.preempted.empty() && engine_.config().preset.kind == core::EngineKind::vllm_v0) {
+    const uint64_t total = engine_.replica(s.replica).preemptions;
+    for (size_t i = 0; i < s.preempted.size(); ++i) {
+      const uint64_t n = total - s.preempted.size() + i + 1;
+      if (n % 50 == 1) log_(sim::v0_preemption_warning(s.end_s, s.preempted[i], n));
+    }
+  }
+}
+
+void EngineLoop::emit(Stream& st, Choice& c, int32_t upto, double t) {
+  ReplicaMetrics& m = *metrics_[static_cast<size_t>(engine_.request(c.req).replica)];
+  const bool chat = st.req.chat;
+  for (int32_t k = c.sent; k < upto; ++k) {
+    if (c.last_token_v < 0) m.ttft.observe(t - engine_.request(c.req).arrival_s);
+    else m.itl.observe(t - c.last_token_v);
+    c.last_token_v = t;
+    const std::string piece = token_text(c.plan, k);
+    const bool last = k + 1 >= c.plan.output_tokens;
+    ++st.completion_tokens;
+    if (!st.req.stream) {
+      c.text += piece;
+      continue;
+    }
+    std::string usage;
+    if (st.req.continuous_usage)
+      usage = fmt::format(R"(,"usage":{{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{}}})", st.prompt_tokens,
+                          st.prompt_tokens + st.completion_tokens, st.completion_tokens);
+    const std::string fin = last ? json_str(c.plan.finish_reason) : "null";
+    const std::string stop = last ? reason_json(c.plan.stop_reason) : "null";
+    if (chat) {
+      if (!c.role_sent) {
+        c.role_sent = true;
+        st.w->send_event(st.head + fmt::format(R"({{"index":{},"delta":{{"role":"assistant","content":""}},"logprobs":null,"finish_reason":null}}]}})", c.index));
+      }
+      st.w->send_event(st.head + fmt::format(R"({{"index":{},"delta":{{"content":{}}},"logprobs":null,"finish_reason":{},"stop_reason":{}}}]{}}})",
+                                             c.index, json_str(piece), fin, stop, usage));
+    } else {
+      st.w->send_event(st.head + fmt::format(R"({{"index":{},"text":{},"logprobs":null,"finish_reason":{},"stop_reason":{}}}]{}}})",
+                                             c.index, json_str(piece), fin, stop, usage));
+    }
+  }
+  c.sent = upto;
+  if (c.sent >= c.plan.output_tokens) finish_choice(st, c, c.plan.finish_reason);
+}
+
+void EngineLoop::finish_choice(Stream& st, Choice& c, const std::string& reason) {
+  if (c.done) return;
+  c.done = true;
+  c.finish_reason = reason;
+  const auto& r = engine_.request(c.req);
+  ReplicaMetrics& m = *metrics_[static_cast<size_t>(r.replica)];
+  const size_t ri = reason == "stop" ? 0 : reason == "length" ? 1 : reason == "abort" ? 2 : 3;
+  ++m.finished[ri];
+  if (reason != "abort" && r.finish_s >= 0) {
+    m.e2e.observe(r.finish_s - r.arrival_s);
+    if (r.first_scheduled_s >= 0) {
+      m.queue.observe(r.first_scheduled_s - r.arrival_s);
+      m.inference.observe(r.finish_s - r.first_scheduled_s);
+      m.prefill.observe(r.first_token_s - r.first_scheduled_s);
+    }
+    m.decode.observe(r.last_token_s - r.first_token_s);
+    if (r.num_output > 1) m.tpot.observe((r.last_token_s - r.first_token_s) / (r.num_output - 1));
+    m.prompt_tokens.observe(r.prompt_len);
+    m.generation_tokens.observe(r.num_output);
+  }
+  by_req_.erase(c.req);
+  if (--st.remaining == 0) complete(st);
+}
+
+void EngineLoop::complete(Stream& st) {
+  if (st.ended) return;
+  st.ended = true;
+  --live_streams_;
+  ++completed_;
+  ReplicaMetrics& m = *metrics_[static_cast<size_t>(engine_.request(st.choices.front().req).replica)];
+  m.params_n.observe(st.req.n);
+  if (st.req.max_tokens) m.params_max_tokens.observe(static_cast<double>(*st.req.max_tokens));
+  int32_t mx = 0;
+  for (const auto& c : st.choices) mx = std::max(mx, c.sent);
+  m.max_generation_tokens.observe(mx);
+  if (st.req.stream) {
+    if (st.req.include_usage)
+      st.w->send_event(st.head + fmt::format(R"(],"usage":{}}})", usage_json(st.prompt_tokens, st.completion_tokens).dump()));
+    st.w->send_event("[DONE]");
+    st.w->finish();
+    return;
+  }
+  nlohmann::json choices = nlohmann::json::array();
+  for (const auto& c : st.choices) {
+    nlohmann::json ch = {{"index", c.index}, {"logprobs", nullptr}, {"finish_reason", c.finish_reason}};
+    ch["stop_reason"] = c.plan.stop_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.plan.stop_reason);
+    if (st.req.chat) ch["message"] = {{"role", "assistant"}, {"content", c.text}, {"tool_calls", nlohmann::json::array()}};
+    else ch["text"] = c.text;
+    choices.push_back(std::move(ch));
+  }
+  nlohmann::json body = {{"id", st.id}, {"object", st.req.chat ? "chat.completion" : "text_completion"},
+                         {"created", st.created}, {"model", opt_.served_model_name}, {"choices", std::move(choices)},
+                         {"usage", usage_json(st.prompt_tokens, st.completion_tokens)}};
+  st.w->respond(200, body.dump());
+}
+
+void EngineLoop::abort_stream(const std::shared_ptr<Stream>& st) {
+  if (st->ended) return;
+  st->ended = true;
+  --live_streams_;
+  ++aborted_;
+  const double v = virtual_now();
+  for (auto& c : st->choices) {
+    if (c.done || c.req < 0) continue;
+    c.done = true;
+    engine_.abort(c.req, v);
+    ++metrics_[static_cast<size_t>(engine_.request(c.req).replica)]->finished[static_cast<size_t>(Finish::abort)];
+    by_req_.erase(c.req);
+  }
+}
+
+void EngineLoop::log_stats(double v) {
+  for (int i = 0; i < engine_.num_replicas(); ++i) {
+    const sim::Replica& rep = engine_.replica(i);
+    LogMark& mk = marks_[static_cast<size_t>(i)];
+    sim::LogStats ls;
+    ls.t_s = v;
+    ls.engine_index = i;
+    const double span = opt_.log_interval_s;
+    ls.prompt_tps = static_cast<double>(rep.prompt_tokens - mk.prompt) / span;
+    ls.gen_tps = static_cast<double>(rep.generation_tokens - mk.gen) / span;
+    ls.running = static_cast<int64_t>(rep.sched.running().size());
+    ls.waiting = static_cast<int64_t>(rep.sched.waiting().size());
+    ls.preemptions = static_cast<int64_t>(rep.preemptions - mk.preempt);
+    ls.kv_usage = rep.kv.usage();
+    const uint64_t dq = rep.kv.prefix_queries_tokens - mk.q, dh = rep.kv.prefix_hits_tokens - mk.h;
+    ls.prefix_hit_rate = dq ? static_cast<double>(dh) / static_cast<double>(dq) : 0.0;
+    ReplicaMetrics& m = *metrics_[static_cast<size_t>(i)];
+    m.gen_throughput = ls.gen_tps;
+    if (dq) m.last_prefill_hit_rate = ls.prefix_hit_rate;
+    // vLLM logs the stats line only while the engine is not idle.
+    const bool active = ls.running > 0 || ls.waiting > 0 || rep.prompt_tokens != mk.prompt || rep.generation_tokens != mk.gen;
+    if (active) log_(sim::stats_line(engine_.config().preset.kind, ls));
+    mk = {rep.prompt_tokens, rep.generation_tokens, rep.preemptions, rep.kv.prefix_queries_tokens, rep.kv.prefix_hits_tokens};
+  }
+}
+
+std::string EngineLoop::render_metrics() {
+  std::vector<core::EngineSample> samples;
+  std::vector<const ReplicaMetrics*> ms;
+  const double t = static_cast<double>(std::time(nullptr));
+  for (int i = 0; i < engine_.num_replicas(); ++i) {
+    samples.push_back(exposed_sample(engine_, i, *metrics_[static_cast<size_t>(i)], opt_.served_model_name, t));
+    ms.push_back(metrics_[static_cast<size_t>(i)].get());
+  }
+  return opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, opt_.cache);
+}
+
+nlohmann::json EngineLoop::fault_json() const {
+  nlohmann::json arr = nlohmann::json::array();
+  const double v = virtual_now();
+  for (const auto& f : engine_.faults()) {
+    nlohmann::json j = {{"kind", sim::to_string(f.kind)}, {"start_s", f.start_s}, {"active", f.active(v)}};
+    j["end_s"] = f.end_s >= 1e299 ? nlohmann::json(nullptr) : nlohmann::json(f.end_s);
+    j["factor"] = f.factor;
+    j["replica"] = f.replica;
+    arr.push_back(std::move(j));
+  }
+  return {{"virtual_time_s", v}, {"faults", arr}};
+}
+
+nlohmann::json EngineLoop::stats_json() {
+  return {{"virtual_time_s", virtual_now()},
+          {"time_scale", opt_.time_scale},
+          {"steps", steps_},
+          {"live_streams", live_streams_},
+          {"completed", completed_},
+          {"aborted", aborted_},
+          {"requests", engine_.num_requests()},
+          {"clock_lag_ms", {{"count", lag_ms_.count()}, {"p50", lag_ms_.quantile(0.5)}, {"p90", lag_ms_.quantile(0.9)},
+                            {"p99", lag_ms_.quantile(0.99)}, {"max", lag_max_ms_}}}};
+}
+
+}  // namespace llmtriage::serve
