@@ -208,7 +208,7 @@ int run_records_summary(RecordsOpts& o, Context& ctx) {
                          {"findings", cmp->findings}};
       if (cmp->rate_ratio) j["comparison"]["rate_ratio"] = *cmp->rate_ratio;
     }
-    ctx.out << j.dump(2) << "\n";
+    ctx.out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     print_summary(ctx.out, o.file, *now);
     if (base) {

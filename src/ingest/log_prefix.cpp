@@ -229,7 +229,7 @@ size_t skip_journald(std::string_view s, LogTime& t) {
   size_t p = 4;
   if (s[p] == ' ') ++p;  // "Dec  4"
   int day = 0;
-  while (p < s.size() && is_digit(s[p])) day = day * 10 + (s[p++] - '0');
+  while (p < s.size() && is_digit(s[p]) && day < 100) day = day * 10 + (s[p++] - '0');
   if (p >= s.size() || s[p] != ' ' || day < 1 || day > 31) return 0;
   ++p;
   LogTime tt;
@@ -431,7 +431,7 @@ LogPrefix parse_prefix(std::string_view s) {
     int k = 0;
     while (k < 4 && p < s.size() && is_digit(s[p])) {
       int v = 0;
-      while (p < s.size() && is_digit(s[p])) v = v * 10 + (s[p++] - '0');
+      while (p < s.size() && is_digit(s[p]) && v < 100000000) v = v * 10 + (s[p++] - '0');
       parts[k++] = v;
       if (k < 4) {
         if (p < s.size() && s[p] == '.') ++p; else break;

@@ -26,6 +26,23 @@ std::optional<double> jnum(const nlohmann::json& j) {
   return std::nullopt;
 }
 
+// nlohmann's value() throws on a type mismatch; these never do.
+std::string str_or(const nlohmann::json& o, const char* k, const std::string& def) {
+  if (!o.is_object()) return def;
+  auto it = o.find(k);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : def;
+}
+bool bool_or(const nlohmann::json& o, const char* k, bool def) {
+  if (!o.is_object()) return def;
+  auto it = o.find(k);
+  return it != o.end() && it->is_boolean() ? it->get<bool>() : def;
+}
+nlohmann::json member(const nlohmann::json& o, const char* k) {
+  if (!o.is_object()) return nlohmann::json();
+  auto it = o.find(k);
+  return it != o.end() ? *it : nlohmann::json();
+}
+
 // Seconds per unit for AIPerf/GenAI-Perf "unit" strings.
 std::optional<double> unit_to_s(std::string_view u) {
   if (u == "ms") return 1e-3;
@@ -86,8 +103,8 @@ void read_bench_arrays(std::string_view doc, int64_t first_line, int run_index, 
       r.status = core::RequestStatus::error;
       r.error_category = text_category(err);
     }
-    if (in && i < in->size()) if (auto d = jnum((*in)[i])) r.input_tokens = static_cast<int64_t>(*d);
-    if (!failed && out && i < out->size()) if (auto d = jnum((*out)[i])) r.output_tokens = static_cast<int64_t>(*d);
+    if (in && i < in->size()) if (auto d = jnum((*in)[i])) r.input_tokens = clamp_i64(*d);
+    if (!failed && out && i < out->size()) if (auto d = jnum((*out)[i])) r.output_tokens = clamp_i64(*d);
     if (starts && i < starts->size()) if (auto d = jnum((*starts)[i])) r.arrival_s = *d - t0;
     // A failed request carries ttft 0.0 and no itls in these files: not a measurement.
     if (!failed && ttfts && i < ttfts->size()) {
@@ -121,13 +138,13 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
     sink.bad(n, "invalid_json", line.substr(0, 60));
     return;
   }
-  const auto md = j.value("metadata", nlohmann::json::object());
-  const auto mt = j.value("metrics", nlohmann::json::object());
+  const auto md = member(j, "metadata");
+  const auto mt = member(j, "metrics");
   if (!md.is_object() || !mt.is_object()) {
     sink.bad(n, "missing_field", "metadata/metrics");
     return;
   }
-  if (md.value("benchmark_phase", std::string("profiling")) == "warmup" && !sink.opt.include_warmup) {
+  if (str_or(md, "benchmark_phase", "profiling") == "warmup" && !sink.opt.include_warmup) {
     ++sink.res.records_skipped;
     return;
   }
@@ -145,10 +162,10 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
     auto it = mt.find(k);
     if (it == mt.end()) return std::nullopt;
     const auto& m = *it;
-    std::optional<double> v = m.is_object() ? jnum(m.value("value", nlohmann::json())) : jnum(m);
+    std::optional<double> v = m.is_object() ? jnum(member(m, "value")) : jnum(m);
     if (!v) return std::nullopt;
     if (time) {
-      std::string unit = m.is_object() ? m.value("unit", std::string("ms")) : "ms";
+      std::string unit = m.is_object() ? str_or(m, "unit", "ms") : "ms";
       auto f = unit_to_s(unit);
       if (!f) {
         sink.issue(n, "bad_value", std::string(k) + " unit " + unit);
@@ -160,11 +177,11 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
   };
   r.ttft_s = metric("time_to_first_token", true);
   r.e2e_s = metric("request_latency", true);
-  if (auto d = metric("input_sequence_length", false)) r.input_tokens = static_cast<int64_t>(*d);
-  if (auto d = metric("output_sequence_length", false)) r.output_tokens = static_cast<int64_t>(*d);
+  if (auto d = metric("input_sequence_length", false)) r.input_tokens = clamp_i64(*d);
+  if (auto d = metric("output_sequence_length", false)) r.output_tokens = clamp_i64(*d);
   if (auto it = mt.find("inter_chunk_latency"); it != mt.end() && it->is_object()) {
-    const auto& v = (*it)["value"];
-    auto f = unit_to_s(it->value("unit", std::string("ms")));
+    const nlohmann::json v = member(*it, "value");
+    auto f = unit_to_s(str_or(*it, "unit", "ms"));
     if (v.is_array() && f && r.ttft_s) {
       double t = *r.ttft_s;
       r.chunk_times_s.push_back(t);
@@ -176,12 +193,12 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
     r.status = core::RequestStatus::error;
     if (err->is_object()) {
       auto code = err->find("code");
-      if (code != err->end() && jnum(*code)) r.error_category = http_category(static_cast<int>(*jnum(*code)));
-      else r.error_category = text_category(err->dump());
+      if (code != err->end() && jnum(*code)) r.error_category = http_category(clamp_int(*jnum(*code)));
+      else r.error_category = text_category(err->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     } else {
-      r.error_category = text_category(err->is_string() ? err->get<std::string>() : err->dump());
+      r.error_category = text_category(err->is_string() ? err->get<std::string>() : err->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
-  } else if (md.value("was_cancelled", false)) {
+  } else if (bool_or(md, "was_cancelled", false)) {
     r.status = core::RequestStatus::error;
     r.error_category = "cancelled";
   }
@@ -193,10 +210,10 @@ void sampling_from_payload(const nlohmann::json& p, core::RequestRecord& r) {
   if (!p.is_object()) return;
   if (auto it = p.find("model"); it != p.end() && it->is_string()) r.model = it->get<std::string>();
   for (const char* k : {"max_tokens", "max_completion_tokens"})
-    if (auto it = p.find(k); it != p.end() && jnum(*it)) r.max_tokens = static_cast<int64_t>(*jnum(*it));
+    if (auto it = p.find(k); it != p.end() && jnum(*it)) r.max_tokens = clamp_i64(*jnum(*it));
   if (auto it = p.find("temperature"); it != p.end() && jnum(*it)) r.temperature = jnum(*it);
   if (auto it = p.find("top_p"); it != p.end() && jnum(*it)) r.top_p = jnum(*it);
-  if (auto it = p.find("n"); it != p.end() && jnum(*it)) r.n = static_cast<int>(*jnum(*it));
+  if (auto it = p.find("n"); it != p.end() && jnum(*it)) r.n = clamp_int(*jnum(*it));
   if (auto it = p.find("ignore_eos"); it != p.end() && it->is_boolean()) r.ignore_eos = it->get<bool>();
 }
 }  // namespace
@@ -220,7 +237,7 @@ void read_genai_perf_doc(std::string_view doc, RecordSink& sink) {
     if (!e.is_object() || !e.contains("requests") || !e["requests"].is_array()) continue;
     for (const auto& q : e["requests"]) {
       ++idx;
-      auto ts = q.is_object() ? jnum(q.value("timestamp", nlohmann::json())) : std::nullopt;
+      auto ts = q.is_object() ? jnum(member(q, "timestamp")) : std::nullopt;
       if (!ts) {
         sink.bad(static_cast<int64_t>(idx), "missing_field", "timestamp");
         continue;
@@ -230,7 +247,7 @@ void read_genai_perf_doc(std::string_view doc, RecordSink& sink) {
       r.arrival_s = *ts * 1e-9;
       if (auto it = q.find("response_timestamps"); it != q.end() && it->is_array() && !it->empty()) {
         // Differences in integer ns: epoch ns do not fit a double's 53-bit mantissa.
-        const auto& t0j = q["timestamp"];
+        const nlohmann::json t0j = member(q, "timestamp");
         for (const auto& t : *it) {
           if (t.is_number_integer() && t0j.is_number_integer())
             r.chunk_times_s.push_back(static_cast<double>(t.get<int64_t>() - t0j.get<int64_t>()) * 1e-9);
@@ -293,7 +310,7 @@ void read_nginx_line(std::string_view line, int64_t n, RecordSink& sink) {
     if (key == "msec") msec = json::to_number(v);
     else if (key == "time_iso8601" || key == "time") iso = iso_to_unix(v.raw);
     else if (key == "request_time") request_time = nginx_time(v);
-    else if (key == "status") { if (auto d = json::to_number(v)) status = static_cast<int>(*d); }
+    else if (key == "status") { if (auto d = json::to_number(v)) status = clamp_int(*d); }
     else if (key == "request_id" || key == "x_request_id") r.id = json::unescape(v);
     else if (key == "upstream_response_time") {
       int attempts = 0;
@@ -349,7 +366,7 @@ void read_envoy_line(std::string_view line, int64_t n, RecordSink& sink) {
   while (sc.next(key, v)) {
     if (key == "start_time") start = iso_to_unix(v.raw);
     else if (key == "duration") duration_ms = json::to_number(v);
-    else if (key == "response_code") { if (auto d = json::to_number(v)) status = static_cast<int>(*d); }
+    else if (key == "response_code") { if (auto d = json::to_number(v)) status = clamp_int(*d); }
     else if (key == "response_flags") flags = json::unescape(v);
     else if (key == "x_request_id" || key == "request_id" || key == "x-request-id") r.id = json::unescape(v);
   }

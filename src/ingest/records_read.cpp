@@ -155,7 +155,7 @@ namespace {
 
 std::optional<int64_t> as_int(std::optional<double> d) {
   if (!d || *d < 0 || *d > 9.0e15 || std::floor(*d) != *d) return std::nullopt;
-  return static_cast<int64_t>(*d);
+  return clamp_i64(*d);
 }
 
 // Number from a value; counts "number_as_string" (accepted) and "bad_value" (rejected field).
@@ -186,7 +186,7 @@ void apply_field(core::RequestRecord& r, std::string_view field, const json::Val
     if (v.type == json::Type::string && (v.raw == "error" || v.raw == "failed" || v.raw == "failure")) { r.status = core::RequestStatus::error; return; }
     bool as_string = false;
     if (auto code = json::to_number(v, &as_string)) {
-      int c = static_cast<int>(*code);
+      int c = clamp_int(*code);
       if (c >= 400 || c == 0) {
         r.status = core::RequestStatus::error;
         if (r.error_category.empty()) r.error_category = http_category(c);
@@ -222,7 +222,7 @@ void apply_field(core::RequestRecord& r, std::string_view field, const json::Val
     if (field == "input_tokens") r.input_tokens = *i;
     else if (field == "output_tokens") r.output_tokens = *i;
     else if (field == "max_tokens") r.max_tokens = *i;
-    else r.n = static_cast<int>(*i);
+    else r.n = clamp_int(static_cast<double>(*i));
   }
 }
 
@@ -259,7 +259,7 @@ void read_llmtriage_line(std::string_view line, int64_t n, RecordSink& sink) {
           auto a = json::to_number_array(v);
           if (!a) { sink.issue(n, "bad_value", key); continue; }
           if (key == "chunk_times_s") r.chunk_times_s = std::move(*a);
-          else for (double x : *a) r.chunk_tokens.push_back(static_cast<int32_t>(x));
+          else for (double x : *a) r.chunk_tokens.push_back(clamp_int(x));
           continue;
         }
         break;

@@ -78,7 +78,7 @@ RecordsSummary summarize_records(const std::vector<core::RequestRecord>& recs, c
         bool tokens = r.chunk_tokens.size() == r.chunk_times_s.size();
         for (size_t i = 1; i < r.chunk_times_s.size(); ++i) {
           double gap = r.chunk_times_s[i] - r.chunk_times_s[i - 1];
-          if (tokens && r.chunk_tokens[i] > 0) {
+          if (tokens && r.chunk_tokens[i] > 0 && r.chunk_tokens[i] <= 65536) {
             for (int k = 0; k < r.chunk_tokens[i]; ++k) itl.push_back(gap / r.chunk_tokens[i]);
           } else {
             itl.push_back(gap);
@@ -117,16 +117,16 @@ RecordsSummary summarize_records(const std::vector<core::RequestRecord>& recs, c
     std::vector<double> gaps;
     for (size_t i = 1; i < arr.size(); ++i) gaps.push_back(arr[i] - arr[i - 1]);
     fill(s.interarrival_s, gaps, bins);
-    if (s.duration_s > 0) {
+    if (s.duration_s > 0 && std::isfinite(s.duration_s)) {
       s.mean_rate_rps = static_cast<double>(arr.size() - 1) / s.duration_s;
       if (s.interarrival_s.stats.mean > 0)
         s.interarrival_cv = s.interarrival_s.stats.stddev / s.interarrival_s.stats.mean;
       s.window_s = opt.window_s > 0 ? opt.window_s : std::max(1.0, s.duration_s / 20.0);
-      size_t nw = static_cast<size_t>(std::floor(s.duration_s / s.window_s)) + 1;
-      nw = std::min<size_t>(nw, 100000);
+      s.window_s = std::max(s.window_s, s.duration_s / 100000.0);  // at most 100k windows
+      size_t nw = static_cast<size_t>(std::min(std::floor(s.duration_s / s.window_s), 100000.0)) + 1;
       std::vector<int64_t> counts(nw, 0);
       for (double t : arr) {
-        size_t w = std::min(nw - 1, static_cast<size_t>((t - t0) / s.window_s));
+        size_t w = static_cast<size_t>(std::min(static_cast<double>(nw - 1), (t - t0) / s.window_s));
         ++counts[w];
       }
       for (size_t w = 0; w < nw; ++w) {
