@@ -1,0 +1,82 @@
+// Request-record reading rate vs `wc -l` on the same file, same run, warm page cache.
+// The file is llmtriage's own bench JSONL (docs/logs-and-records.md) with the fields the load
+// generator writes for a non-streamed summary record (no per-chunk arrays).
+// Usage: bench_records_read [RECORDS=2000000] [PATH=/tmp/llmtriage_bench_records.jsonl]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "ingest/records.h"
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  long n = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 2000000;
+  std::string path = argc > 2 ? argv[2] : "/tmp/llmtriage_bench_records.jsonl";
+  {
+    FILE* f = std::fopen(path.c_str(), "w");
+    std::mt19937_64 rng(7);
+    std::exponential_distribution<double> gap(50.0);
+    std::lognormal_distribution<double> len(6.5, 0.8);
+    std::uniform_real_distribution<double> u(0, 1);
+    double t = 0;
+    for (long i = 0; i < n; ++i) {
+      llmtriage::core::RequestRecord r;
+      r.id = fmt::format("req-{:08d}", i);
+      r.arrival_s = t;
+      t += gap(rng);
+      r.send_s = r.arrival_s + 0.0002;
+      r.input_tokens = static_cast<int64_t>(len(rng)) + 1;
+      r.output_tokens = 1 + static_cast<int64_t>(u(rng) * 512);
+      r.ttft_s = 0.02 + u(rng) * 0.5;
+      r.e2e_s = *r.ttft_s + 0.015 * static_cast<double>(*r.output_tokens);
+      r.model = "meta-llama/Llama-3.1-8B-Instruct";
+      r.max_tokens = 512;
+      r.temperature = 0.7;
+      r.top_p = 0.95;
+      if (u(rng) < 0.01) {
+        r.status = llmtriage::core::RequestStatus::error;
+        r.error_category = "http_503";
+      }
+      std::string line = llmtriage::ingest::to_bench_jsonl(r);
+      line.push_back('\n');
+      std::fwrite(line.data(), 1, line.size(), f);
+    }
+    std::fclose(f);
+  }
+  double best_ours = 1e30, best_wc = 1e30;
+  size_t records = 0;
+  for (int rep = 0; rep < 2; ++rep) {
+    double t0 = now_s();
+    auto r = llmtriage::ingest::read_records_file(path);
+    double t1 = now_s();
+    best_ours = std::min(best_ours, t1 - t0);
+    records = r->records.size();
+    t0 = now_s();
+    std::string cmd = "wc -l < '" + path + "'";
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[64];
+    if (std::fgets(buf, sizeof buf, p) == nullptr) buf[0] = 0;
+    pclose(p);
+    t1 = now_s();
+    best_wc = std::min(best_wc, t1 - t0);
+  }
+  FILE* f = std::fopen(path.c_str(), "r");
+  std::fseek(f, 0, SEEK_END);
+  double mib = static_cast<double>(std::ftell(f)) / (1 << 20);
+  std::fclose(f);
+  fmt::print("file: {} ({:.0f} MiB, {} records)\n", path, mib, records);
+  fmt::print("ours  {:.3f} s  {:.2f} M records/s  {:.0f} MiB/s\n", best_ours, records / best_ours / 1e6, mib / best_ours);
+  fmt::print("wc -l {:.3f} s  {:.2f} M lines/s  {:.0f} MiB/s\n", best_wc, records / best_wc / 1e6, mib / best_wc);
+  fmt::print("ratio ours/wc throughput: {:.3f}\n", best_wc / best_ours);
+  std::remove(path.c_str());
+  return 0;
+}
