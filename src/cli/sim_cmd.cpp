@@ -18,7 +18,7 @@ namespace {
 
 struct SimOpts {
   std::string scenario;
-  std::optional<std::string> model, gpu, engine, dtype, quantization, kv_cache_dtype, router, calibration, out;
+  std::optional<std::string> model, gpu, engine, dtype, quantization, kv_cache_dtype, router, calibration, out, trace;
   std::optional<int> tp, replicas;
   std::optional<int64_t> input_len, output_len, concurrency, num_requests, max_num_seqs, max_num_batched_tokens,
       max_model_len, kv_cache_tokens, prefix_groups, shared_prefix_len, seed;
@@ -139,6 +139,7 @@ Command make_sim_run_command() {
       {"--prefix-groups", "", "shared-prefix groups (system prompts) requests are spread over", &o->prefix_groups},
       {"--shared-prefix-len", "", "tokens of the shared prefix in each group", &o->shared_prefix_len},
       {"--seed", "", "workload seed (same seed, same requests, same result)", &o->seed, "0"},
+      {"--trace", "", "replay request records (JSONL: arrival_s, input_tokens, output_tokens) instead of generating load", &o->trace},
       {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
       {"--out", "", "folder for records.jsonl, engine_samples.jsonl, engine.log, events.jsonl, summary.json", &o->out},
   };
@@ -161,6 +162,15 @@ Command make_sim_run_command() {
       auto cal = sim::Calibration::from_json_text(*text, *o->calibration);
       if (!cal.ok()) return fail(ctx, cal.error());
       s.config.calibration = *cal;
+    }
+    if (o->trace) {
+      auto rr = sim::read_records_jsonl(*o->trace);
+      if (!rr.ok()) return fail(ctx, rr.error());
+      for (const auto& e : rr->first_errors) ctx.err << "llmtriage sim run: skipped " << e << "\n";
+      if (rr->malformed > rr->first_errors.size())
+        ctx.err << "llmtriage sim run: skipped " << rr->malformed << " malformed lines in all\n";
+      s.config.workload.arrival = sim::ArrivalKind::trace;
+      s.config.workload.trace = std::move(rr->records);
     }
     if (auto st = sim::resolve(s); !st.ok()) return fail(ctx, st.error());
     if (!s.startup_error.empty()) {

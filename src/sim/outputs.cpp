@@ -67,6 +67,47 @@ nlohmann::json event_to_json(const core::Event& e) {
   return j;
 }
 
+core::Result<RecordsRead> read_records_jsonl(const std::string& path) {
+  auto text = core::read_file(path);
+  if (!text.ok()) return text.error();
+  RecordsRead out;
+  size_t line_no = 0, pos = 0;
+  const std::string& t = *text;
+  while (pos < t.size()) {
+    size_t end = t.find('\n', pos);
+    if (end == std::string::npos) end = t.size();
+    const std::string_view line(t.data() + pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    auto bad = [&](const std::string& why) {
+      ++out.malformed;
+      if (out.first_errors.size() < 5) out.first_errors.push_back(path + ":" + std::to_string(line_no) + ": " + why);
+    };
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) { bad("not a JSON object"); continue; }
+    auto num = [&](const char* k) -> const nlohmann::json* {
+      auto it = j.find(k);
+      return it != j.end() && it->is_number() ? &*it : nullptr;
+    };
+    const auto* a = num("arrival_s");
+    const auto* in = num("input_tokens");
+    const auto* o = num("output_tokens");
+    if (!a || !in || !o) { bad("expected numbers arrival_s, input_tokens, output_tokens"); continue; }
+    core::RequestRecord r;
+    r.id = j.value("id", "line-" + std::to_string(line_no));
+    r.arrival_s = a->get<double>();
+    r.input_tokens = in->get<int64_t>();
+    r.output_tokens = o->get<int64_t>();
+    if (const auto* m = num("max_tokens")) r.max_tokens = m->get<int64_t>();
+    out.records.push_back(std::move(r));
+  }
+  if (out.records.empty())
+    return core::make_error(core::ErrorKind::input, path, "request records with arrival_s, input_tokens, output_tokens",
+                            std::to_string(out.malformed) + " malformed lines and no usable record");
+  return out;
+}
+
 core::Status write_outputs(const std::string& dir, const SimResult& r, const nlohmann::json& summary) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -203,3 +203,55 @@ TEST(Simulation, ReplicasScaleOfflineThroughput) {
   const auto two = run(c);
   EXPECT_GT(two.output_throughput, 1.7 * one.output_throughput);
 }
+
+TEST(Simulation, TraceReplayKeepsArrivalsAndLengthsOfTheRecords) {
+  auto c = base(1, 1, 100, 10);
+  c.workload.arrival = ArrivalKind::trace;
+  for (int i = 0; i < 50; ++i) {
+    llmtriage::core::RequestRecord r;
+    r.arrival_s = 100.0 + i * 0.5;  // shifted so the trace starts at 0
+    r.input_tokens = 200 + i;
+    r.output_tokens = 20;
+    c.workload.trace.push_back(r);
+  }
+  auto r = run_simulation(c);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->records.size(), 50u);
+  EXPECT_DOUBLE_EQ(r->records[0].arrival_s, 0.0);
+  EXPECT_DOUBLE_EQ(r->records[49].arrival_s, 24.5);
+  EXPECT_EQ(*r->records[49].input_tokens, 249);
+  EXPECT_EQ(*r->records[49].output_tokens, 20);
+  c.workload.trace[3].output_tokens.reset();
+  auto bad = run_simulation(c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("record 4"), std::string::npos) << bad.error().message();
+}
+
+TEST(Simulation, SlowReplicaAndPrefixCacheOffHurtWhereExpected) {
+  auto c = base(20, 600, 1000, 100);
+  c.replicas = 2;
+  c.router = RouterKind::round_robin;
+  const auto a = run(c);
+  c.faults.push_back({FaultKind::slow_replica, 0, 1e9, 3.0, /*replica*/ 1});
+  const auto b = run(c);
+  EXPECT_GT(b.e2e_ms.p90, 1.5 * a.e2e_ms.p90);
+
+  auto p = base(20, 600, 2000, 50);
+  p.workload.prefix_groups = 4;
+  p.workload.shared_prefix_len = 1800;
+  const auto on = run(p);
+  p.faults.push_back({FaultKind::prefix_cache_off, 0, 1e9});
+  const auto off = run(p);
+  EXPECT_GT(on.prefix_cache_hit_rate, 0.5);
+  EXPECT_EQ(off.prefix_cache_hit_rate, 0.0);
+  EXPECT_GT(off.ttft_ms.mean, on.ttft_ms.mean);
+}
+
+TEST(Simulation, GammaBurstinessBelowOneRaisesTheTail) {
+  auto c = base(25, 1500, 800, 100);
+  const auto poisson = run(c);
+  c.workload.arrival = ArrivalKind::gamma;
+  c.workload.burstiness = 0.2;
+  const auto bursty = run(c);
+  EXPECT_GT(bursty.ttft_ms.p99, poisson.ttft_ms.p99);
+}
