@@ -63,16 +63,17 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
   if (out.timing.first_byte != Tp{}) r.first_byte_s = st.rel(out.timing.first_byte);
   r.http_status = out.status;
   r.chunk_tokens_exact = s.all_exact && !r.chunk_s.empty();
-  if (!out.ok()) {
+  if (out.status >= 400) {
+    // The status is the cause even when the (non-SSE) error body then fails SSE parsing.
+    r.error_category = fmt::format("http_{}", out.status);
+    r.error_detail = fmt::format("{} {}", out.status, out.reason);
+  } else if (!out.ok()) {
     const bool deadline = out.failure == net::Failure::cancelled && st.stopping.load();
     // A stream error seen earlier (malformed chunk) stays the cause; the transport failure is detail.
     if (r.error_category.empty()) {
       r.error_category = deadline ? st.stop_category : failure_category(out.failure);
       r.error_detail = out.error.message();
     }
-  } else if (out.status >= 400) {
-    r.error_category = fmt::format("http_{}", out.status);
-    r.error_detail = fmt::format("{} {}", out.status, out.reason);
   } else if (r.error_category.empty() && !s.saw_done) {
     r.error_category = "incomplete_stream";
     r.error_detail = "the stream ended without data: [DONE]";
@@ -94,7 +95,7 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
       launch_locked(st, j, now);
     }
   }
-  if (st.all_done_locked()) st.cv.notify_all();
+  if (st.all_done_locked() || st.stopping.load()) st.cv.notify_all();
 }
 
 void launch_locked(State& st, size_t i, Tp released) {

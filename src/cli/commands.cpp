@@ -9,6 +9,9 @@ Command make_ledger_command();
 Command make_snapshot_command();
 Command make_snapshot_show_command();
 Command make_records_summary_command();
+Command make_bench_command();
+Command make_capacity_command();
+Command make_ab_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -18,6 +21,9 @@ std::vector<Command> all_commands() {
   c.push_back(make_snapshot_command());
   c.push_back(make_snapshot_show_command());
   c.push_back(make_records_summary_command());
+  c.push_back(make_bench_command());
+  c.push_back(make_capacity_command());
+  c.push_back(make_ab_command());
   return c;
 }
 

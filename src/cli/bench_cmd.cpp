@@ -1,0 +1,117 @@
+// `llmtriage bench`: drive an OpenAI-compatible endpoint with a fixed, hashed request set on an
+// absolute schedule, record every request, summarize, export; says so when the run measured the
+// client rather than the server (docs/bench.md).
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+
+#include "bench/bench_config.h"
+#include "cli/command.h"
+#include "core/exit_code.h"
+#include "core/files.h"
+#include "core/progress.h"
+
+namespace llmtriage::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_signal(int) { g_stop.store(true); }
+
+int run_bench(bench::BenchFlags& f, Context& ctx) {
+  auto plan = bench::plan_run(f);
+  if (!plan) return fail(ctx, plan.error());
+  if (!f.save_requests.empty()) {
+    if (auto st = core::write_file_atomic(f.save_requests, bench::to_jsonl(plan->set)); !st) return fail(ctx, st.error());
+  }
+  core::Progress progress("bench");
+  plan->runner.on_progress = [&](const bench::RunProgress& p) {
+    progress.update(fmt::format("{}/{} sent, {} done, {} failed, {} in flight, {:.1f} s", p.sent, p.total, p.done,
+                                p.failed, p.in_flight, p.elapsed_s));
+  };
+  g_stop = false;
+  plan->runner.stop = &g_stop;
+  auto old_int = std::signal(SIGINT, on_signal);
+  auto old_term = std::signal(SIGTERM, on_signal);
+  auto out = bench::execute(*plan);
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  progress.done();
+  if (!f.out.empty()) {
+    if (auto st = bench::write_results(f.out, out.summary, out.meta, out.run.records, out.run.scrapes); !st)
+      return fail(ctx, st.error());
+    if (f.save_requests.empty())
+      if (auto st = core::write_file_atomic(f.out + "/requests.jsonl", bench::to_jsonl(plan->set)); !st)
+        return fail(ctx, st.error());
+  }
+  if (ctx.json) ctx.out << bench::json_summary(out.summary, out.meta).dump(2) << "\n";
+  else ctx.out << bench::text_report(out.summary, out.meta);
+  if (out.summary.completed == 0 && out.summary.measured > 0 && !out.run.interrupted) {
+    std::string why = out.summary.errors_by_category.empty() ? "no response" : out.summary.errors_by_category.begin()->first;
+    for (const auto& r : out.run.records)
+      if (!r.error_detail.empty()) {
+        why = r.error_category + ": " + r.error_detail;
+        break;
+      }
+    return fail(ctx, core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests", "none completed",
+                                      why));
+  }
+  return out.summary.client_bound || out.summary.failed > 0 || out.summary.deadline_hit ? core::kExitFindings
+                                                                                         : core::kExitHealthy;
+}
+
+}  // namespace
+
+Command make_bench_command() {
+  auto f = std::make_shared<bench::BenchFlags>();
+  Command c;
+  c.path = "bench";
+  c.summary = "Load-test an OpenAI-compatible endpoint: fixed seeded request set, absolute schedule, self-checked";
+  c.example =
+      "llmtriage bench --endpoint http://127.0.0.1:8000 --model meta-llama/Llama-3.1-8B-Instruct --dataset random "
+      "--input-len 512 --output-len 128 --num-requests 500 --rate 8 --slo ttft=500ms,tpot=50ms --out run1";
+  c.options = {
+      {"--endpoint", "LLMTRIAGE_ENDPOINT", "base URL of the server (http:// or https://); /v1/... is appended", &f->endpoint, "", true},
+      {"--model", "LLMTRIAGE_MODEL", "model name to send (as the server lists it in /v1/models)", &f->model, "", true},
+      {"--api", "", "completions (token-id prompts, exact lengths) or chat (text prompts)", &f->api},
+      {"--dataset", "", "random, prefix (shared-prefix groups), sharegpt, jsonl", &f->dataset},
+      {"--dataset-path", "", "the ShareGPT JSON or prompts JSONL for --dataset sharegpt|jsonl", &f->dataset_path},
+      {"--replay", "", "request records to replay with their arrival times (any format `records summary` reads)", &f->replay},
+      {"--replay-speed", "", "replay time factor (2 = twice as fast)", &f->replay_speed},
+      {"--requests", "", "a request set frozen with --save-requests (same hash, same requests)", &f->requests_file},
+      {"--save-requests", "", "write the request set to this JSONL file", &f->save_requests},
+      {"--input-len", "", "prompt tokens per request (random/prefix)", &f->input_len},
+      {"--output-len", "", "output tokens per request, pinned with ignore_eos + min_tokens (0 = the dataset's own)", &f->output_len},
+      {"--range-ratio", "", "uniform jitter of the lengths as a fraction (0 = exact)", &f->range_ratio},
+      {"--prefix-groups", "", "shared-prefix groups (--dataset prefix)", &f->prefix_groups},
+      {"--prefix-len", "", "tokens of each group's shared prefix", &f->prefix_len},
+      {"--vocab-size", "", "token ids are drawn from [100, this)", &f->vocab_size},
+      {"--text-prompts", "", "send text prompts even on the completions API", &f->text_prompts},
+      {"--num-requests", "", "requests to send (warm-up included)", &f->num_requests},
+      {"--warmup", "", "the first N requests warm up and are left out of every statistic", &f->warmup},
+      {"--rate", "", "open loop: mean requests/s on an absolute schedule (inf = all at once)", &f->rate},
+      {"--burstiness", "", "gamma shape of inter-arrival times (1 = Poisson, < 1 burstier)", &f->burstiness},
+      {"--ramp-to", "", "open loop: the rate rises linearly from --rate to this over the run", &f->ramp_to},
+      {"--concurrency", "", "closed loop: keep this many requests in flight", &f->concurrency},
+      {"--max-concurrency", "", "open loop: cap on requests in flight (waits reported as client queue time)", &f->max_concurrency},
+      {"--seed", "", "seed of the request set and the schedule", &f->seed},
+      {"--slo", "", "goodput SLO, e.g. ttft=500ms,tpot=50ms,e2e=10s", &f->slo},
+      {"--out", "", "folder for summary.json, records.jsonl, metrics.jsonl, report.txt, requests.jsonl", &f->out},
+      {"--api-key-file", "", "file holding the bearer token (default: $OPENAI_API_KEY); never printed", &f->api_key_file},
+      {"--deadline", "", "seconds after which the whole run stops, results kept", &f->deadline_s},
+      {"--request-timeout", "", "seconds without a byte (first or next) before a request fails", &f->request_timeout_s},
+      {"--scrape-interval", "", "seconds between /metrics scrapes during the run (0 = no scraping)", &f->scrape_interval_s},
+      {"--metrics-url", "", "where the server's /metrics is (default: endpoint + /metrics)", &f->metrics_url},
+      {"--config", "", "engine configuration to store with the results, k=v,k=v (for `llmtriage ab`)", &f->config},
+      {"--client-threads", "", "event-loop threads of the client", &f->client_threads},
+      {"--no-continuous-usage", "", "do not ask for per-chunk usage (servers that reject stream_options.continuous_usage_stats)", &f->no_continuous_usage},
+  };
+  c.run = [f](Context& ctx) { return run_bench(*f, ctx); };
+  c.state = f;
+  return c;
+}
+
+}  // namespace llmtriage::cli

@@ -1,0 +1,144 @@
+// The built binary against the scripted peer: `bench` (JSON keys, --out files read back by the
+// request-record reader, seed reproducibility of the request-set hash, the API key never printed),
+// `ab` on two of its result folders, `capacity` on a tiny search.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "bench/export.h"
+#include "core/files.h"
+#include "fake_openai.h"
+#include "ingest/records.h"
+
+using namespace llmtriage;
+
+namespace {
+using Fake = llmtriage::bench::testing::FakeOpenAi;
+
+struct Ran {
+  int code = -1;
+  std::string out;
+};
+
+Ran run(const std::string& args) {
+  Ran r;
+  std::string cmd = std::string(LLMTRIAGE_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string tmpdir(const std::string& name) {
+  auto d = std::filesystem::path(::testing::TempDir()) / ("bench_cli_" + name);
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+}  // namespace
+
+TEST(BenchCli, JsonSummaryAndResultFolder) {
+  Fake srv;
+  const auto dir = tmpdir("run1");
+  const auto key = tmpdir("key");
+  ASSERT_TRUE(core::write_file_atomic(key, "sk-very-secret-123\n").ok());
+  auto r = run("bench --endpoint " + srv.base_url() + " --model ok --input-len 16 --output-len 4 --num-requests 12 "
+               "--rate 200 --seed 3 --warmup 2 --slo ttft=5s,tpot=1s --scrape-interval 0.05 --api-key-file " + key +
+               " --config max_num_seqs=256 --out " + dir + " --json");
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.out;  // 1 only if this busy machine made the run client-bound
+  EXPECT_EQ(r.out.find("sk-very-secret"), std::string::npos);
+  auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  for (const char* k : {"completed", "failed", "request_set_hash", "target_rate", "realized_rate", "client_bound", "ttft_ms",
+                        "tpot_ms", "itl_ms", "e2e_ms", "output_throughput", "goodput"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"ttft_ms", "tpot_ms", "itl_ms", "e2e_ms"})
+    for (const char* s : {"mean", "median", "p90", "p99"}) EXPECT_TRUE(j[k].contains(s)) << k << "." << s;
+  EXPECT_EQ(j["completed"], 10);
+  EXPECT_EQ(j["warmup"], 2);
+  EXPECT_EQ(j["output_tokens"], 40);
+  EXPECT_EQ(j["goodput"]["good"], 10);
+  EXPECT_EQ(j["target_rate"], 200);
+  EXPECT_EQ(j["config"]["max_num_seqs"], "256");
+  for (const char* f : {"summary.json", "records.jsonl", "metrics.jsonl", "report.txt", "requests.jsonl"})
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
+  // The raw records are the shared schema: the request-record reader takes every line.
+  auto rd = ingest::read_records_file(dir + "/records.jsonl");
+  ASSERT_TRUE(rd.ok());
+  EXPECT_EQ(rd->format, ingest::RecordFormat::llmtriage);
+  EXPECT_EQ(rd->records.size(), 12u);
+  EXPECT_EQ(rd->records_bad, 0);
+  EXPECT_TRUE(rd->issues.empty()) << rd->issues[0].kind << " " << rd->issues[0].detail;
+  EXPECT_TRUE(rd->records[5].ttft_s.has_value());
+  EXPECT_EQ(rd->records[5].chunk_times_s.size(), 4u);
+  // Nothing secret in what was written.
+  for (const char* f : {"summary.json", "records.jsonl", "metrics.jsonl", "report.txt"})
+    EXPECT_EQ(core::read_file(dir + "/" + f)->find("sk-very-secret"), std::string::npos) << f;
+  EXPECT_EQ(srv.seen().front().authorization, "Bearer sk-very-secret-123");
+
+  // Same seed, same hash; --requests replays the frozen set with the same hash.
+  auto again = run("bench --endpoint " + srv.base_url() + " --model ok --input-len 16 --output-len 4 --num-requests 12 "
+                   "--rate 200 --seed 3 --scrape-interval 0 --json");
+  auto j2 = nlohmann::json::parse(again.out.substr(again.out.find('{')), nullptr, false);
+  EXPECT_EQ(j2["request_set_hash"], j["request_set_hash"]);
+  EXPECT_EQ(j2["schedule_hash"], j["schedule_hash"]);
+  auto frozen = run("bench --endpoint " + srv.base_url() + " --model ok --requests " + dir +
+                    "/requests.jsonl --rate 200 --scrape-interval 0 --json");
+  auto j3 = nlohmann::json::parse(frozen.out.substr(frozen.out.find('{')), nullptr, false);
+  EXPECT_EQ(j3["request_set_hash"], j["request_set_hash"]);
+  auto other = run("bench --endpoint " + srv.base_url() + " --model ok --input-len 16 --output-len 4 --num-requests 12 "
+                   "--rate 200 --seed 4 --scrape-interval 0 --json");
+  auto j4 = nlohmann::json::parse(other.out.substr(other.out.find('{')), nullptr, false);
+  EXPECT_NE(j4["request_set_hash"], j["request_set_hash"]);
+}
+
+TEST(BenchCli, UsageErrorsAndFailures) {
+  auto r = run("bench --endpoint ftp://x --model m");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--endpoint"), std::string::npos);
+  r = run("bench --endpoint http://127.0.0.1:1 --model m --rate 1 --concurrency 2");
+  EXPECT_EQ(r.code, 2);
+  Fake srv;
+  r = run("bench --endpoint " + srv.base_url() + " --model 503 --num-requests 3 --concurrency 1 --scrape-interval 0");
+  EXPECT_EQ(r.code, 2) << r.out;  // nothing completed
+  EXPECT_NE(r.out.find("http_503"), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, AbRefusesDifferentSetsAndComparesEqualOnes) {
+  Fake srv;
+  const auto a = tmpdir("ab_a"), b = tmpdir("ab_b"), c = tmpdir("ab_c");
+  const std::string common = "bench --endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 3 "
+                             "--num-requests 40 --concurrency 4 --scrape-interval 0 ";
+  ASSERT_LE(run(common + "--seed 1 --config max_num_seqs=256 --out " + a).code, 1);
+  ASSERT_LE(run(common + "--seed 1 --config max_num_seqs=128 --out " + b).code, 1);
+  ASSERT_LE(run(common + "--seed 2 --out " + c).code, 1);
+  auto diff = run("ab " + a + " " + c + " --json");
+  EXPECT_EQ(diff.code, 1);
+  auto jd = nlohmann::json::parse(diff.out.substr(diff.out.find('{')), nullptr, false);
+  EXPECT_FALSE(jd["verdict_given"].get<bool>());
+  auto same = run("ab " + a + " " + b + " --json --seed 1");
+  auto js = nlohmann::json::parse(same.out.substr(same.out.find('{')), nullptr, false);
+  ASSERT_FALSE(js.is_discarded()) << same.out;
+  EXPECT_TRUE(js["verdict_given"].get<bool>()) << same.out;
+  EXPECT_EQ(js["config_diff"].size(), 1u);
+  EXPECT_EQ(js["metrics"].size(), 7u);
+}
+
+TEST(BenchCli, CapacityFindsAConcurrency) {
+  Fake srv;
+  // Every request meets a generous SLO: the search doubles from 1 and stops at --max-points.
+  auto r = run("capacity --endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 2 --num-requests 8 "
+               "--by concurrency --start 1 --trials 1 --max-points 3 --slo e2e=10s --scrape-interval 0 --json");
+  auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["curve"].size(), 3u);
+  EXPECT_EQ(j["capacity"], 4);
+  auto noslo = run("capacity --endpoint " + srv.base_url() + " --model ok");
+  EXPECT_EQ(noslo.code, 2);
+}
