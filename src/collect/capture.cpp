@@ -10,6 +10,7 @@
 
 #include "collect/redact.h"
 #include "core/files.h"
+#include "ingest/engine_args.h"
 #include "ingest/gpu_dcgm.h"
 #include "ingest/gpu_telemetry.h"
 #include "ingest/metrics_engine.h"
@@ -20,19 +21,25 @@
 namespace llmtriage::collect {
 namespace {
 
-// NOTE: src/ingest/engine_args.h (engine command-line parser) is not part of this build yet;
-// the arguments are kept verbatim (secrets redacted) for the reader and a later parse.
-constexpr const char* kArgsNote =
-    "stored as given (secrets redacted); not parsed into settings by this build";
-
 void start_snapshot(Snapshot& s, const CaptureOptions& o, const char* mode) {
   s.llmtriage_version = LLMTRIAGE_VERSION;
   s.created_unix_s = core::unix_now_s();
   s.mode = mode;
-  if (!o.engine_args.empty()) {
-    s.engine_args = redact_args_secrets(o.engine_args);
-    s.engine_args_note = kArgsNote;
+  if (o.engine_args.empty()) return;
+  // Redacted first, then parsed: no secret can reach the settings' `unmodelled` list either.
+  s.engine_args = redact_args_secrets(o.engine_args);
+  auto parsed = ingest::parse_engine_args(s.engine_args, "--engine-args");
+  if (!parsed) {
+    s.engine_args_note = "stored as given (secrets redacted); not parsed: " + parsed.error().message();
+    return;
   }
+  s.engine_settings = parsed->settings;
+  s.engine_args_note = "parsed into settings";
+  if (parsed->engine != core::EngineKind::unknown) {
+    s.engine = parsed->engine;
+    s.engine_detected_by = "engine args";
+  }
+  for (const auto& n : parsed->notes) s.engine_args_note += "; " + n;
 }
 
 // Parses one exposition into a scrape record; GPU metrics in it (DCGM, Triton nv_gpu_*) go to
@@ -55,7 +62,8 @@ core::Result<ScrapeRecord> adapt(std::string raw, double t_s, const std::string&
   for (const auto& e : a->errors) r.parse_errors.push_back(e.message());
   r.engine_samples = std::move(a->samples);
   if (a->engine != core::EngineKind::unknown) {
-    if (snap.engine == core::EngineKind::unknown) {
+    if (snap.engine == core::EngineKind::unknown || snap.engine_detected_by == "engine args") {
+      // The metrics say which engine (and which vLLM generation) better than a launcher line.
       snap.engine = a->engine;
       snap.engine_detected_by = a->detected_by;
     } else if (snap.engine != a->engine) {

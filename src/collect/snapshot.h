@@ -97,6 +97,7 @@ struct Snapshot {
   std::vector<ModelInfo> models;      // /v1/models
   std::string engine_args;            // as given, secrets redacted
   std::string engine_args_note;       // how (or whether) they were parsed
+  std::optional<core::EngineSettings> engine_settings;  // parsed from engine_args
 
   std::vector<ScrapeRecord> scrapes;  // time-ordered
   std::string gpu_source;             // "nvml", "nvidia-smi", "dcgm", "none", "" (not asked)

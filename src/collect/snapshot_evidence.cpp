@@ -1,4 +1,6 @@
 // Snapshot -> core::Evidence, so that every analyzer reads a snapshot like any other source.
+#include <algorithm>
+
 #include "collect/snapshot.h"
 
 namespace llmtriage::collect {
@@ -7,7 +9,11 @@ core::Evidence snapshot_to_evidence(const Snapshot& s, const std::string& path) 
   core::Evidence ev;
   ev.deployment.engine = s.engine;
   ev.deployment.engine_version = s.engine_version;
-  if (!s.models.empty()) ev.deployment.model = s.models.front().root.empty() ? s.models.front().id : s.models.front().root;
+  if (s.engine_settings) {
+    ev.deployment.settings = *s.engine_settings;
+    if (s.engine_settings->model) ev.deployment.model = *s.engine_settings->model;
+  }
+  if (ev.deployment.model.empty() && !s.models.empty()) ev.deployment.model = s.models.front().root.empty() ? s.models.front().id : s.models.front().root;
   if (!s.gpu_samples.empty()) {
     ev.deployment.gpu = s.gpu_samples.front().name;
     int n = 0;

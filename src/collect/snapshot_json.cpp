@@ -179,6 +179,39 @@ std::string utc_iso(double unix_s) {
   return buf;
 }
 
+template <typename T>
+void put_opt(json& j, const char* k, const std::optional<T>& v) {
+  if (v) j[k] = *v;
+}
+template <typename T>
+void take_opt(const json& j, const char* k, std::optional<T>& v) {
+  if (auto it = j.find(k); it != j.end() && !it->is_null()) v = it->get<T>();
+}
+
+#define LLMT_SETTINGS(X)                                                                        \
+  X(tensor_parallel_size) X(pipeline_parallel_size) X(data_parallel_size)                       \
+  X(gpu_memory_utilization) X(mem_fraction_static) X(max_model_len) X(max_num_seqs)             \
+  X(max_num_batched_tokens) X(block_size) X(kv_cache_dtype) X(dtype) X(quantization)            \
+  X(enforce_eager) X(enable_chunked_prefill) X(enable_prefix_caching) X(model) X(served_model_name)
+
+json settings_json(const core::EngineSettings& st) {
+  json j = json::object();
+#define X(f) put_opt(j, #f, st.f);
+  LLMT_SETTINGS(X)
+#undef X
+  j["unmodelled"] = st.unmodelled;
+  return j;
+}
+
+core::EngineSettings settings_from(const json& j) {
+  core::EngineSettings st;
+#define X(f) take_opt(j, #f, st.f);
+  LLMT_SETTINGS(X)
+#undef X
+  take_v(j, "unmodelled", st.unmodelled);
+  return st;
+}
+
 }  // namespace
 
 json to_json(const Snapshot& s) {
@@ -196,6 +229,7 @@ json to_json(const Snapshot& s) {
   j["window"] = {{"requested_s", s.window_s}, {"interval_s", s.interval_s}};
   j["engine"] = {{"kind", core::to_string(s.engine)}, {"detected_by", s.engine_detected_by},
                  {"version", s.engine_version}, {"args", s.engine_args}, {"args_note", s.engine_args_note}};
+  if (s.engine_settings) j["engine"]["settings"] = settings_json(*s.engine_settings);
   json models = json::array();
   for (const auto& m : s.models) {
     json mj = {{"id", m.id}, {"root", m.root}, {"owned_by", m.owned_by}};
@@ -275,6 +309,7 @@ core::Result<Snapshot> snapshot_from_json(const json& j, const std::string& sour
       take_v(*e, "version", s.engine_version);
       take_v(*e, "args", s.engine_args);
       take_v(*e, "args_note", s.engine_args_note);
+      if (auto st = e->find("settings"); st != e->end() && st->is_object()) s.engine_settings = settings_from(*st);
     }
     for (const auto& m : j.value("models", json::array())) {
       ModelInfo mi;

@@ -108,6 +108,18 @@ std::string render_snapshot_text(const Snapshot& s) {
   o += "\nLayer 4 - parameters\n";
   o += s.engine_args.empty() ? "  engine arguments: not given (--engine-args)\n"
                              : "  engine arguments: " + s.engine_args + "\n    (" + s.engine_args_note + ")\n";
+  if (s.engine_settings) {
+    const auto& st = *s.engine_settings;
+    auto i = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string("default"); };
+    auto b = [](const std::optional<bool>& v) { return v ? (*v ? std::string("on") : std::string("off")) : std::string("default"); };
+    o += fmt::format("  TP {}, PP {}, DP {}; max-model-len {}, max-num-seqs {}, max-num-batched-tokens {}\n",
+                     i(st.tensor_parallel_size), i(st.pipeline_parallel_size), i(st.data_parallel_size),
+                     i(st.max_model_len), i(st.max_num_seqs), i(st.max_num_batched_tokens));
+    o += fmt::format("  gpu-memory-utilization {}, kv-cache-dtype {}, quantization {}, chunked prefill {}, prefix caching {}, enforce-eager {}\n",
+                     i(st.gpu_memory_utilization ? st.gpu_memory_utilization : st.mem_fraction_static),
+                     st.kv_cache_dtype.value_or("default"), st.quantization.value_or("default"),
+                     b(st.enable_chunked_prefill), b(st.enable_prefix_caching), b(st.enforce_eager));
+  }
 
   size_t malformed = 0;
   for (const auto& sc : s.scrapes) malformed += sc.malformed;

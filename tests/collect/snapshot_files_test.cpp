@@ -194,3 +194,29 @@ TEST(SnapshotJson, CounterResetInsideTheWindowIsCountedNotNegative) {
   EXPECT_DOUBLE_EQ(*s.window[0].prompt_tok_s, 15);  // (100 + 50) / 10
   EXPECT_EQ(s.window[0].counter_resets, 1);
 }
+
+TEST(SnapshotFromFiles, EngineArgsAreRedactedThenParsedIntoSettings) {
+  TempDir d;
+  auto a = write(d.path / "a.prom", vllm(1000, 5000, 2, 1000, 100, 100, 100, 100, 1), 1000);
+  collect::CaptureOptions opt;
+  opt.engine_args = "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 "
+                    "--gpu-memory-utilization 0.85 --api-key sk-abcdefghijklmnop";
+  auto s = collect::snapshot_from_files({a}, opt);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->engine, core::EngineKind::vllm);  // the metrics decide the generation
+  ASSERT_TRUE(s->engine_settings);
+  EXPECT_EQ(s->engine_settings->max_model_len, 8192);
+  EXPECT_EQ(s->engine_settings->gpu_memory_utilization, 0.85);
+  auto out = (d.path / "s.json").string();
+  ASSERT_TRUE(collect::write_snapshot(out, *s).ok());
+  std::string text = core::read_file(out).value();
+  EXPECT_EQ(text.find("sk-abcdefghijklmnop"), std::string::npos);
+  auto back = collect::read_snapshot(out);
+  ASSERT_TRUE(back.ok());
+  ASSERT_TRUE(back->engine_settings);
+  EXPECT_EQ(back->engine_settings->max_model_len, 8192);
+  auto ev = collect::snapshot_to_evidence(*back);
+  EXPECT_EQ(ev.deployment.settings.max_model_len, 8192);
+  EXPECT_EQ(ev.deployment.model, "meta-llama/Llama-3.1-8B-Instruct");
+  EXPECT_NE(collect::render_snapshot_text(*back).find("max-model-len 8192"), std::string::npos);
+}
