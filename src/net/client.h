@@ -26,7 +26,7 @@ struct ClientOptions {
   size_t max_idle_per_host = 256;      // pooled keep-alive connections kept per host
   bool keep_alive = true;
   std::string user_agent = "llmtriage";
-  size_t read_buffer_bytes = 64 * 1024;  // per read; grows nothing, throttles nothing
+  size_t read_buffer_bytes = 256 * 1024;  // one buffer per loop, shared by its plain reads
 };
 
 // How a request ended. Exactly one per request.

@@ -7,6 +7,7 @@ namespace llmtriage::net {
 void SseParser::reset() {
   partial_.clear();
   data_.clear();
+  data_in_view_ = false;
   type_.clear();
   id_.clear();
   error_.clear();
@@ -22,10 +23,11 @@ bool SseParser::line(std::string_view l, const SseParser::Callback& on_event) {
   if (l.empty()) {
     if (has_data_) {
       ++events_;
-      SseEvent ev{type_, data_, id_};
+      SseEvent ev{type_, data_in_view_ ? data_view_ : std::string_view(data_), id_};
       on_event(ev);
     }
     data_.clear();
+    data_in_view_ = false;
     type_.clear();
     has_data_ = false;
     has_fields_ = false;
@@ -44,10 +46,16 @@ bool SseParser::line(std::string_view l, const SseParser::Callback& on_event) {
     if (!value.empty() && value[0] == ' ') value.remove_prefix(1);
   }
   if (field == "data") {
-    if (has_data_) data_ += '\n';
-    data_.append(value);
+    if (!has_data_ && line_is_view_) {
+      data_view_ = value;
+      data_in_view_ = true;
+    } else {
+      settle();
+      if (has_data_) data_ += '\n';
+      data_.append(value);
+    }
     has_data_ = true;
-    if (data_.size() > max_event_bytes_) {
+    if ((data_in_view_ ? data_view_.size() : data_.size()) > max_event_bytes_) {
       error_ = "an SSE event over " + std::to_string(max_event_bytes_) + " bytes";
       return false;
     }
@@ -113,6 +121,7 @@ bool SseParser::feed(std::string_view bytes, const SseParser::Callback& on_event
       eol = nl;
       next = nl + 1;
     } else {
+      settle();
       partial_.append(p, static_cast<size_t>(end - p));
       if (partial_.size() > max_event_bytes_) {
         error_ = "an SSE line over " + std::to_string(max_event_bytes_) + " bytes";
@@ -126,13 +135,16 @@ bool SseParser::feed(std::string_view bytes, const SseParser::Callback& on_event
       partial_.append(l);
       std::string joined;
       joined.swap(partial_);
+      line_is_view_ = false;
       ok = line(joined, on_event);
     } else {
+      line_is_view_ = true;
       ok = line(l, on_event);
     }
     if (!ok) return false;
     p = next;
   }
+  settle();
   return true;
 }
 

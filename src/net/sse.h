@@ -41,6 +41,15 @@ class SseParser {
   size_t max_event_bytes_;
   std::string partial_;  // an unterminated line carried to the next feed
   std::string data_;
+  // A single data line still inside the caller's buffer is not copied (the common case); it is
+  // copied into data_ before feed() returns.
+  std::string_view data_view_;
+  bool data_in_view_ = false;
+  bool line_is_view_ = false;
+  void settle() {
+    if (data_in_view_) data_.assign(data_view_);
+    data_in_view_ = false;
+  }
   std::string type_;
   std::string id_;
   std::string error_;
