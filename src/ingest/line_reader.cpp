@@ -1,6 +1,7 @@
 #include "ingest/line_reader.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -41,6 +42,8 @@ core::Result<std::unique_ptr<LineReader>> LineReader::open(const std::string& pa
     r->gz_ = gz;
   } else {
     r->fd_ = fd;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) r->size_hint_ = static_cast<uint64_t>(st.st_size);
   }
   r->buf_.resize(kChunk + r->max_line_ + 1);
   return r;

@@ -40,6 +40,8 @@ class LineReader {
   const std::optional<core::Error>& error() const { return error_; }
   bool gzip() const { return gz_ != nullptr; }
   uint64_t bytes_read() const { return bytes_read_; }
+  // Size of a plain file in bytes (0 for gzip, stdin or memory): lets callers reserve.
+  uint64_t size_hint() const { return size_hint_; }
 
  private:
   LineReader() = default;
@@ -56,6 +58,7 @@ class LineReader {
   bool eof_ = false;
   int64_t number_ = 0;
   uint64_t bytes_read_ = 0;
+  uint64_t size_hint_ = 0;
   std::string long_head_;     // head of an over-long line
   std::optional<core::Error> error_;
 };

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace llmtriage::ingest::logtext {
@@ -124,8 +125,24 @@ std::optional<double> size_gib_after(std::string_view s, std::string_view key) {
 }
 
 bool is_plain_ascii(std::string_view s) {
-  for (unsigned char c : s)
-    if (c >= 0x7f || (c < 0x20 && c != '\t')) return false;
+  // Eight bytes at a time (SWAR): flag bytes >= 0x80, < 0x20 or == 0x7f; only a flagged word
+  // is looked at byte by byte (a tab is flagged but allowed). This check runs on every line.
+  constexpr uint64_t k80 = 0x8080808080808080ULL, k20 = 0x2020202020202020ULL,
+                     k7f = 0x7f7f7f7f7f7f7f7fULL, k01 = 0x0101010101010101ULL;
+  auto byte_ok = [](unsigned char c) { return !(c >= 0x7f || (c < 0x20 && c != '\t')); };
+  const char* p = s.data();
+  size_t n = s.size(), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    uint64_t x = w ^ k7f;
+    uint64_t flags = (w & k80) | ((w - k20) & ~w & k80) | ((x - k01) & ~x & k80);
+    if (flags != 0)
+      for (size_t k = 0; k < 8; ++k)
+        if (!byte_ok(static_cast<unsigned char>(p[i + k]))) return false;
+  }
+  for (; i < n; ++i)
+    if (!byte_ok(static_cast<unsigned char>(p[i]))) return false;
   return true;
 }
 

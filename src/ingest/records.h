@@ -13,6 +13,7 @@
 // Bad lines are counted per kind and the first few kept with line numbers; never fatal unless
 // strict. Fields a source does not provide stay empty (never invented).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,6 +50,9 @@ struct RecordReadOptions {
   size_t max_line_bytes = 16 << 20;    // longer lines are counted "too_long" and skipped
   size_t max_reported_issues = 5;
   bool include_warmup = false;         // AIPerf records of benchmark_phase "warmup"
+  // Streaming: when set, each record goes here instead of into RecordReadResult::records (no
+  // per-file memory; arrival_s stays as the source wrote it and `unavailable` is not computed).
+  std::function<void(core::RequestRecord&&)> on_record;
 };
 
 struct RecordIssue {

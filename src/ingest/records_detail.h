@@ -15,6 +15,12 @@ struct RecordSink {
   bool arrival_known = true;  // false: the source has no per-request time (arrival_s = 0)
 
   void issue(int64_t line, const char* kind, std::string_view detail);
+  int64_t emitted = 0;
+  void emit(core::RequestRecord&& r) {
+    ++emitted;
+    if (opt.on_record) opt.on_record(std::move(r));
+    else res.records.push_back(std::move(r));
+  }
   void bad(int64_t line, const char* kind, std::string_view detail) {
     ++res.records_bad;
     issue(line, kind, detail);

@@ -124,7 +124,7 @@ void read_bench_arrays(std::string_view doc, int64_t first_line, int run_index, 
         r.e2e_s = *d + sum;
       }
     }
-    sink.res.records.push_back(std::move(r));
+    sink.emit(std::move(r));
   }
 }
 
@@ -151,7 +151,7 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
   core::RequestRecord r;
   for (const char* k : {"x_request_id", "x_correlation_id", "conversation_id"})
     if (auto it = md.find(k); it != md.end() && it->is_string()) { r.id = it->get<std::string>(); break; }
-  if (r.id.empty()) r.id = std::to_string(sink.res.records.size());
+  if (r.id.empty()) r.id = std::to_string(sink.emitted);
   auto start = md.find("request_start_ns");
   if (start == md.end() || !jnum(*start)) {
     sink.bad(n, "missing_field", "metadata.request_start_ns");
@@ -202,7 +202,7 @@ void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink) {
     r.status = core::RequestStatus::error;
     r.error_category = "cancelled";
   }
-  sink.res.records.push_back(std::move(r));
+  sink.emit(std::move(r));
 }
 
 namespace {
@@ -269,7 +269,7 @@ void read_genai_perf_doc(std::string_view doc, RecordSink& sink) {
           else sampling_from_payload(*p, r);
         }
       }
-      sink.res.records.push_back(std::move(r));
+      sink.emit(std::move(r));
     }
   }
 }
@@ -332,8 +332,8 @@ void read_nginx_line(std::string_view line, int64_t n, RecordSink& sink) {
     r.status = core::RequestStatus::error;
     r.error_category = http_category(status);
   }
-  if (r.id.empty()) r.id = std::to_string(sink.res.records.size());
-  sink.res.records.push_back(std::move(r));
+  if (r.id.empty()) r.id = std::to_string(sink.emitted);
+  sink.emit(std::move(r));
 }
 
 namespace {
@@ -385,8 +385,8 @@ void read_envoy_line(std::string_view line, int64_t n, RecordSink& sink) {
     r.status = core::RequestStatus::error;
     r.error_category = !cat.empty() ? cat : http_category(status);
   }
-  if (r.id.empty()) r.id = std::to_string(sink.res.records.size());
-  sink.res.records.push_back(std::move(r));
+  if (r.id.empty()) r.id = std::to_string(sink.emitted);
+  sink.emit(std::move(r));
 }
 
 }  // namespace llmtriage::ingest::detail
