@@ -77,7 +77,7 @@ const std::map<std::string, Kind>& table() {
       {"data-parallel-size", Kind::dp}, {"dp", Kind::dp}, {"dp-size", Kind::dp},
       {"gpu-memory-utilization", Kind::util}, {"cuda-memory-fraction", Kind::util},
       {"mem-fraction-static", Kind::mem_fraction},
-      {"max-model-len", Kind::max_len}, {"context-length", Kind::max_len}, {"max-total-tokens", Kind::max_len},
+      {"max-model-len", Kind::max_len}, {"max-seq-len", Kind::max_len}, {"context-length", Kind::max_len}, {"max-total-tokens", Kind::max_len},
       {"max-num-seqs", Kind::max_seqs}, {"max-running-requests", Kind::max_seqs},
       {"max-concurrent-requests", Kind::max_seqs},
       {"max-num-batched-tokens", Kind::max_batched}, {"chunked-prefill-size", Kind::max_batched},
@@ -176,7 +176,10 @@ core::Result<bool> apply_engine_flag(core::EngineSettings& s, const std::string&
     }
     case Kind::block: return need_int(s.block_size);
     case Kind::kv_dtype: s.kv_cache_dtype = value; return true;
-    case Kind::dtype: s.dtype = value; return true;
+    case Kind::dtype:
+      // Logged configs print torch dtypes ("torch.bfloat16").
+      s.dtype = value.rfind("torch.", 0) == 0 ? value.substr(6) : value;
+      return true;
     case Kind::quant: s.quantization = value; return true;
     case Kind::model: s.model = value; return true;
     case Kind::served_name: s.served_model_name = value; return true;
@@ -304,14 +307,23 @@ core::Result<ParsedEngineArgs> parse_logged_args(const std::string& text, core::
                                                  const std::string& where) {
   ParsedEngineArgs out;
   out.engine = engine;
-  std::string body = text;
-  auto open = body.find_first_of("{(");
-  auto close = body.find_last_of("})");
-  if (open == std::string::npos || close == std::string::npos || close <= open)
-    return core::make_error(core::ErrorKind::input, where, "a {'key': value} dict or Name(key=value) repr",
+  // Three shapes: {'key': value} (vLLM non-default args, TGI Args { key: value }),
+  // Name(key=value, ...) (Namespace, ServerArgs), or a bare key=value list (vLLM's
+  // "Initializing an LLM engine (v0.6.4) with config: model='x', ...").
+  std::string body = strip_quotes(text);
+  bool dict = false;
+  size_t name_end = 0;
+  while (name_end < body.size() && (std::isalnum(static_cast<unsigned char>(body[name_end])) || body[name_end] == '_'))
+    ++name_end;
+  if (!body.empty() && body.front() == '{' && body.back() == '}') {
+    dict = true;
+    body = body.substr(1, body.size() - 2);
+  } else if (name_end > 0 && name_end < body.size() && body[name_end] == '(' && body.back() == ')') {
+    body = body.substr(name_end + 1, body.size() - name_end - 2);
+  } else if (body.find('=') == std::string::npos) {
+    return core::make_error(core::ErrorKind::input, where, "a {'key': value} dict, Name(key=value) repr or key=value list",
                             body.substr(0, 60));
-  const bool dict = body[open] == '{';
-  body = body.substr(open + 1, close - open - 1);
+  }
   // Split at top-level commas.
   std::vector<std::string> items;
   int depth = 0;
@@ -339,6 +351,7 @@ core::Result<ParsedEngineArgs> parse_logged_args(const std::string& text, core::
     if (sep == std::string::npos) continue;
     std::string key = strip_quotes(item.substr(0, sep));
     std::string value = strip_quotes(item.substr(sep + 1));
+    if (value.rfind("Some(", 0) == 0 && value.back() == ')') value = strip_quotes(value.substr(5, value.size() - 6));
     if (value == "None" || key.empty()) continue;
     if (value == "True") value = "true";
     if (value == "False") value = "false";

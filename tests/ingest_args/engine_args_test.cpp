@@ -130,3 +130,41 @@ TEST(LoggedArgs, NamespaceReprKeepsOnlyModelledFields) {
 
 }  // namespace
 }  // namespace llmtriage::ingest
+
+namespace llmtriage::ingest {
+namespace {
+
+TEST(LoggedArgs, VllmEngineConfigLineWithNestedBracesAndTorchDtype) {
+  auto r = parse_logged_args("model='meta-llama/Meta-Llama-3-8B', speculative_config=None, dtype=torch.bfloat16, "
+                             "max_seq_len=8192, tensor_parallel_size=2, quantization=None, enforce_eager=False, "
+                             "kv_cache_dtype=auto, compilation_config={\"level\":3,\"splitting_ops\":[]}, "
+                             "decoding_config=DecodingConfig(guided_decoding_backend='xgrammar')",
+                             core::EngineKind::vllm, "vllm.log:3");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(*r->settings.model, "meta-llama/Meta-Llama-3-8B");
+  EXPECT_EQ(*r->settings.dtype, "bfloat16");
+  EXPECT_EQ(*r->settings.max_model_len, 8192);
+  EXPECT_EQ(*r->settings.tensor_parallel_size, 2);
+  EXPECT_EQ(*r->settings.kv_cache_dtype, "auto");
+}
+
+TEST(LoggedArgs, TgiArgsWithSomeValues) {
+  auto r = parse_logged_args("{ model_id: \"mistralai/Mistral-7B-Instruct-v0.3\", num_shard: Some(2), quantize: None, "
+                             "max_total_tokens: Some(8192), cuda_memory_fraction: 0.9 }",
+                             core::EngineKind::tgi, "tgi.log:1");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(*r->settings.model, "mistralai/Mistral-7B-Instruct-v0.3");
+  EXPECT_EQ(*r->settings.tensor_parallel_size, 2);
+  EXPECT_EQ(*r->settings.max_model_len, 8192);
+  EXPECT_DOUBLE_EQ(*r->settings.gpu_memory_utilization, 0.9);
+  EXPECT_FALSE(r->settings.quantization.has_value());
+}
+
+TEST(LoggedArgs, NotAnArgumentDumpIsAnError) {
+  auto r = parse_logged_args("hello world", core::EngineKind::vllm, "x.log:9");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("x.log:9"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmtriage::ingest
