@@ -138,6 +138,21 @@ TEST(LedgerCli, FromLogPutsEngineAndLedgerSideBySide) {
   EXPECT_NE(text.out.find("476016"), std::string::npos) << text.out;
 }
 
+TEST(LedgerCli, FromLogV0TakesTheGpuCapacityFromTheLog) {
+  const std::string v0 = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/ledger/vllm-v0-llama-3.1-8b-rtx3090.log";
+  CliRun r = ledger("--model meta-llama/Llama-3.1-8B-Instruct --engine vllm-v0 --max-model-len 20000 --from-log " + v0 + " --json");
+  ASSERT_LE(r.code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["total_gib"].get<double>(), 23.58);  // no --gpu: the capacity the log states
+  bool kv = false;
+  for (const auto& c : j["from_log"]["comparison"])
+    if (c["key"] == "kv_cache_gib") {
+      kv = true;
+      EXPECT_LT(std::fabs(c["diff_pct"].get<double>()), 5.0) << c.dump();
+    }
+  EXPECT_TRUE(kv) << r.out;
+}
+
 TEST(LedgerCli, FromLogWithEngineOomIsAFinding) {
   std::string log = write_temp("llmtriage_oom.log",
                                "INFO 11-20 10:00:00 [gpu_model_runner.py:2602] Model loading took 14.99 GiB memory and 7.3 seconds\n"
