@@ -31,7 +31,8 @@ exec 3> "$tmp/in"
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 port=$(head -1 "$tmp/port")
 
-# nginx serving the same bytes from a file, one worker, no access log.
+# nginx serving the same bytes from memory (`return 200`, its cheapest path), one worker, no
+# access log. The file copy is only used to check the bytes are the same.
 mkdir -p "$tmp/www/v1"
 "$bin" body > "$tmp/www/v1/models"
 nport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -49,7 +50,10 @@ http {
   fastcgi_temp_path $tmp;
   uwsgi_temp_path $tmp;
   scgi_temp_path $tmp;
-  server { listen 127.0.0.1:$nport; root $tmp/www; }
+  server {
+    listen 127.0.0.1:$nport;
+    location = /v1/models { return 200 '$(cat "$tmp/www/v1/models")'; }
+  }
 }
 CONF
 "$nginx_bin" -c "$tmp/nginx.conf" -p "$tmp" 2>/dev/null
