@@ -2,6 +2,7 @@
 // One request as the load generator saw it (the raw stage). Times are seconds from the run's
 // start on the steady clock. Converted to the shared request-record schema ("llmtriage.request.v1",
 // ingest/records.h) for the raw JSONL, with a few numeric extras the reader ignores.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,7 +46,7 @@ struct BenchRecord {
   std::optional<double> tpot_s() const;  // undefined when n_out <= 1
   std::optional<double> e2e_s() const;
   double dispatch_lag_s() const { return send_s ? *send_s - released_s : 0; }
-  double queue_s() const { return released_s - scheduled_s; }
+  double queue_s() const { return std::max(0.0, released_s - scheduled_s); }
 };
 
 // To the shared schema (times relative to the run start, chunk times relative to send).

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -54,7 +55,8 @@ struct State {
   }
 };
 
-void launch_locked(State& st, size_t i, Tp released);
+// `released`: when a capped request got its slot; nullopt = released at its scheduled instant.
+void launch_locked(State& st, size_t i, std::optional<Tp> released);
 
 void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
   BenchRecord& r = *s.rec;
@@ -92,15 +94,15 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
     } else if (!st.o.schedule && st.next < st.recs.size()) {
       const size_t j = st.next++;
       st.recs[j].scheduled_s = st.rel(now);
-      launch_locked(st, j, now);
+      launch_locked(st, j, std::nullopt);
     }
   }
   if (st.all_done_locked() || st.stopping.load()) st.cv.notify_all();
 }
 
-void launch_locked(State& st, size_t i, Tp released) {
+void launch_locked(State& st, size_t i, std::optional<Tp> released) {
   BenchRecord& r = st.recs[i];
-  r.released_s = st.rel(released);
+  r.released_s = released ? std::max(r.scheduled_s, st.rel(*released)) : r.scheduled_s;
   auto s = std::make_shared<Stream>();
   s->rec = &r;
   net::Request req;
@@ -163,7 +165,7 @@ void tick(State& st) {
   while (st.next < st.recs.size() && at(st.t0, sched[st.next]) <= now) {
     const size_t i = st.next++;
     if (st.o.max_concurrency && st.in_flight >= *st.o.max_concurrency) st.queue.push_back(i);
-    else launch_locked(st, i, at(st.t0, sched[i]));
+    else launch_locked(st, i, std::nullopt);
   }
   if (st.next < st.recs.size()) st.client->post_at(at(st.t0, sched[st.next]), [&st] { tick(st); });
   if (st.all_done_locked()) st.cv.notify_all();
@@ -239,15 +241,16 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
   std::condition_variable scv;
   bool scrape_stop = false;
   std::thread scraper;
-  st.t0 = at(Clock::now(), o.start_delay_s);
+  bool scrape_during = false;
   if (scraping) {
     sc = std::make_unique<net::Client>(net::ClientOptions{}, 1);
-    res.scrapes.push_back(scrape_once(*sc, o, murl, "before", st.t0));
-    st.t0 = at(Clock::now(), o.start_delay_s);
+    res.scrapes.push_back(scrape_once(*sc, o, murl, "before", Clock::now()));
     res.scrapes.back().t_s = -o.start_delay_s;
-    if (!res.scrapes.back().error.empty() && res.scrapes.back().error.find("HTTP 404") != std::string::npos) {
-      // No /metrics here: keep the one failed attempt as the record of why.
-    } else {
+    // No /metrics here (404): keep the one failed attempt as the record of why, scrape no more.
+    scrape_during = res.scrapes.back().error.find("HTTP 404") == std::string::npos;
+  }
+  auto start_scraper = [&] {
+    if (scrape_during) {
       scraper = std::thread([&] {
         std::unique_lock lk(smu);
         while (!scv.wait_for(lk, std::chrono::duration<double>(o.scrape_interval_s), [&] { return scrape_stop; })) {
@@ -260,15 +263,23 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
         }
       });
     }
-  }
-  res.start_unix_s = core::unix_now_s() + o.start_delay_s;
-
+  };
   {
     net::ClientOptions co;
     co.timeouts = o.timeouts;
     co.max_idle_per_host = 1u << 16;  // every stream's connection stays pooled for the next request
     net::Client client(co, std::max(1, o.client_threads));
     st.client = &client;
+    {
+      // The loop must be up (threads started, TLS context built) before the clock starts, or the
+      // first requests go out late: one round trip through it, then t0.
+      std::promise<void> ready;
+      client.post([&ready] { ready.set_value(); });
+      ready.get_future().wait();
+    }
+    st.t0 = at(Clock::now(), o.start_delay_s);
+    res.start_unix_s = core::unix_now_s() + o.start_delay_s;
+    start_scraper();  // after t0: it stamps scrapes relative to it
     client.post_at(st.t0, [&st] { heartbeat(st, st.t0); });
     if (o.schedule) {
       client.post_at(st.t0, [&st] { tick(st); });
@@ -279,7 +290,7 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
         while (st.next < st.recs.size() && st.in_flight < std::max<int64_t>(1, st.o.concurrency)) {
           const size_t i = st.next++;
           st.recs[i].scheduled_s = st.rel(now);
-          launch_locked(st, i, now);
+          launch_locked(st, i, std::nullopt);
         }
         if (st.all_done_locked()) st.cv.notify_all();
       });
