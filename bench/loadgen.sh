@@ -48,6 +48,6 @@ exec 3>&-; wait $PEER 2>/dev/null || true
 start_peer 100
 /usr/bin/time -f "%U %S" -o "$TMP/time" "$B/llmtriage" bench --endpoint "http://127.0.0.1:$PORT" --model m \
   --input-len 8 --output-len 100 --num-requests 5000 --concurrency 1000 --scrape-interval 0 --json > "$TMP/c.json" 2>/dev/null || true
-read -r u s < "$TMP/time"
+read -r u s < <(tail -1 "$TMP/time")
 tok=$($PY -c "import json; print(json.load(open('$TMP/c.json'))['output_tokens'])")
 $PY -c "print(f'1000 streams: {$tok} tokens, client CPU {$u + $s:.2f} s -> {($u + $s) / max(1, $tok) * 1e6:.2f} us per streamed token')"
