@@ -328,6 +328,15 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
         return Match::parsed;
       }
       return Match::none;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      // Data-parallel stats aggregated by the frontend: "2 Engines Aggregated: Avg prompt ..."
+      size_t agg = m.find(" Engines Aggregated: ");
+      if (agg != std::string_view::npos && agg < 8) {
+        std::string_view body = m.substr(agg + 21);
+        if (starts_with(body, "Avg prompt throughput: ")) return stats_line(ctx, sink, body, "");
+      }
+      return Match::none;
+    }
     default:
       return Match::none;
   }

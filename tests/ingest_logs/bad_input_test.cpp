@@ -137,3 +137,15 @@ TEST(Secrets, ApiKeysInArgsLinesAreRedacted) {
   }
   EXPECT_NE(r.events[0].labels.at("args").find("model='m'"), std::string::npos);
 }
+
+TEST(VllmStats, AggregatedDataParallelLineIsOneSampleWithoutEngineIndex) {
+  auto r = ingest::parse_engine_log_text(
+      "(APIServer pid=1) INFO 05-19 10:13:11 [loggers.py:271] 2 Engines Aggregated: Avg prompt "
+      "throughput: 10.0 tokens/s, Avg generation throughput: 20.0 tokens/s, Running: 3 reqs, "
+      "Waiting: 4 reqs, Preemptions: 2, GPU KV cache usage: 50.0%, Prefix cache hit rate: 25.0%\n");
+  ASSERT_EQ(r.timeline.size(), 1u);
+  EXPECT_EQ(r.timeline[0].engine_index, "");
+  EXPECT_DOUBLE_EQ(*r.timeline[0].waiting, 4);
+  EXPECT_DOUBLE_EQ(*r.timeline[0].preemptions_total, 2);
+  EXPECT_DOUBLE_EQ(*r.timeline[0].prefix_cache_hit_rate, 0.25);
+}
