@@ -119,6 +119,7 @@ class Cluster {
       q_.pop();
       if (e.t > cfg_.max_sim_s) break;
       now_ = e.t;
+      if (e.kind != Ev::sample && e.kind != Ev::wake) last_activity_s_ = e.t;
       switch (e.kind) {
         case Ev::arrival: on_arrival(e.a, e.b); break;
         case Ev::step_done: on_step_done(e.a); break;
@@ -374,6 +375,7 @@ class Cluster {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
   uint64_t seq_ = 0, admit_counter_ = 0;
   double now_ = 0;
+  double last_activity_s_ = 0;  // last arrival, step end or timeout (samples excluded)
   LogHistogram itl_;
   std::vector<int32_t> finished_;
   uint64_t preemptions_ = 0, steps_ = 0, rejected_ = 0, timed_out_ = 0, retries_ = 0;
@@ -470,7 +472,7 @@ void Cluster::finish_summary() {
   s.running_max = running_max_;
   s.waiting_max = waiting_max_;
   s.kv_cache_tokens = static_cast<uint64_t>(cfg_.num_blocks * cfg_.block_size);
-  s.sim_seconds = now_;
+  s.sim_seconds = last_activity_s_;
   s.livelock = result_.livelock;
 }
 
