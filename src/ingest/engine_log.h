@@ -45,7 +45,7 @@
 namespace llmtriage::ingest {
 
 struct LogParseOptions {
-  std::string source_name;          // used in Event::source ("<source_name>:<line>")
+  std::string source_name{};        // used in Event::source ("<source_name>:<line>")
   // The year to give vLLM's "MM-DD HH:MM:SS" timestamps. 0 = unknown: the timeline is then
   // seconds since the log's first timestamp (time_base "relative").
   int year = 0;

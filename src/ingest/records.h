@@ -45,14 +45,14 @@ const std::vector<std::string>& mappable_fields();
 
 struct RecordReadOptions {
   RecordFormat format = RecordFormat::auto_detect;
-  std::string source_name;
-  std::vector<ColumnMapping> columns;  // csv / jsonl (and overrides for the others' gaps)
+  std::string source_name{};
+  std::vector<ColumnMapping> columns{};  // csv / jsonl (and overrides for the others' gaps)
   size_t max_line_bytes = 16 << 20;    // longer lines are counted "too_long" and skipped
   size_t max_reported_issues = 5;
   bool include_warmup = false;         // AIPerf records of benchmark_phase "warmup"
   // Streaming: when set, each record goes here instead of into RecordReadResult::records (no
   // per-file memory; arrival_s stays as the source wrote it and `unavailable` is not computed).
-  std::function<void(core::RequestRecord&&)> on_record;
+  std::function<void(core::RequestRecord&&)> on_record{};
 };
 
 struct RecordIssue {

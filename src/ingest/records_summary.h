@@ -53,7 +53,7 @@ struct RecordsSummary {
 
 struct SummaryOptions {
   double window_s = 0;                  // 0 = duration / 20, at least 1 s
-  std::vector<std::string> unavailable; // from RecordReadResult::unavailable
+  std::vector<std::string> unavailable{}; // from RecordReadResult::unavailable
   int histogram_bins = 12;
 };
 

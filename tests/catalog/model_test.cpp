@@ -1,3 +1,4 @@
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -124,7 +125,7 @@ TEST(ModelCatalog, FlopsPerTokenIsTwicePlusAttention) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  auto p = std::filesystem::temp_directory_path() / name;
+  auto p = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
   std::ofstream(p) << text;
   return p.string();
 }

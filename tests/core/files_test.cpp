@@ -1,3 +1,4 @@
+#include <unistd.h>
 #include "core/files.h"
 
 #include <gtest/gtest.h>
@@ -7,7 +8,7 @@
 using namespace llmtriage::core;
 
 TEST(Files, AtomicWriteReplacesAndLeavesNoTemp) {
-  auto dir = std::filesystem::temp_directory_path() / "llmtriage_files_test";
+  auto dir = std::filesystem::temp_directory_path() / ("llmtriage_files_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   auto path = (dir / "out.json").string();

@@ -140,8 +140,9 @@ TEST(LedgerAccuracy, CheckedCasesWithinFivePercentAndSameStartupOutcome) {
       all_errs.push_back(std::fabs(o.rel_err));
       EXPECT_LE(std::fabs(o.rel_err), 0.05) << o.id << ": engine " << o.engine << ", ledger " << o.ledger;
     }
-    if (o.engine_starts && o.ledger_starts)
+    if (o.engine_starts && o.ledger_starts) {
       EXPECT_EQ(*o.engine_starts, *o.ledger_starts) << o.id << ": startup outcome differs (" << o.note << ")";
+    }
   }
   ASSERT_FALSE(errs.empty());
   auto stats = [](std::vector<double> e) {

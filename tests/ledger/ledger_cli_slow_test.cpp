@@ -1,3 +1,4 @@
+#include <unistd.h>
 // `llmtriage ledger` black-box: the real binary, its exit codes, text, JSON and error messages.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -24,7 +25,10 @@ std::string slurp(const std::string& path) {
 
 CliRun ledger(const std::string& args) {
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string out = (dir / "llmtriage_ledger_out.txt").string(), err = (dir / "llmtriage_ledger_err.txt").string();
+  // ctest runs tests of this file in parallel processes: names carry the pid.
+  const std::string tag = std::to_string(::getpid());
+  const std::string out = (dir / ("llmtriage_ledger_out_" + tag + ".txt")).string(),
+                    err = (dir / ("llmtriage_ledger_err_" + tag + ".txt")).string();
   const std::string cmd = std::string(LLMTRIAGE_BINARY) + " ledger " + args + " >" + out + " 2>" + err;
   int status = std::system(cmd.c_str());
   CliRun r;
@@ -35,7 +39,7 @@ CliRun ledger(const std::string& args) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  auto p = std::filesystem::temp_directory_path() / name;
+  auto p = std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
   std::ofstream(p) << text;
   return p.string();
 }
