@@ -48,6 +48,7 @@ std::optional<int64_t> parse_count(const std::string& s, std::vector<std::string
   auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
   if (ec != std::errc() || p != num.data() + num.size() || num.empty()) return std::nullopt;
   if (mult == 1 && v != std::floor(v)) return std::nullopt;
+  if (!(std::fabs(v * mult) < 9.0e15)) return std::nullopt;
   int64_t out = static_cast<int64_t>(std::llround(v * mult));
   if (mult != 1 && notes) notes->push_back("--" + flag + " " + s + " read as " + std::to_string(out));
   return out;

@@ -1,5 +1,6 @@
 #include "ingest/gpu_dcgm.h"
 
+#include "core/numcast.h"
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -91,7 +92,7 @@ DcgmParse gpu_samples_from_exposition(std::string_view text, double t_s) {
       it->g.index = static_cast<int>(accs.size() - 1);
       if (auto g = p.label("gpu")) {
         auto n = parse_prom_float(*g);
-        if (n) it->g.index = static_cast<int>(*n);
+        if (n) it->g.index = core::clamp_int(*n);
       }
     }
     Acc& a = *it;
@@ -109,9 +110,12 @@ DcgmParse gpu_samples_from_exposition(std::string_view text, double t_s) {
       case F::power_limit: a.g.power_limit_w = v; break;
       case F::enforced_limit: a.enforced = v; break;
       case F::reasons: {
-        auto mask = static_cast<uint64_t>(v);
-        a.g.throttle_reasons = mask;
-        a.g.throttle_names = throttle_reason_names(mask);
+        if (auto mask = core::as_mask(v)) {
+          a.g.throttle_reasons = *mask;
+          a.g.throttle_names = throttle_reason_names(*mask);
+        } else {
+          ++out.blanks;  // -1, 0.5, 1e300: not a bitmask, so no reading
+        }
         break;
       }
       case F::util: a.g.util = v / 100.0; break;

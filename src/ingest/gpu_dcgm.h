@@ -14,7 +14,7 @@ namespace llmtriage::ingest {
 struct DcgmParse {
   std::vector<core::GpuSample> gpus;
   size_t series_used = 0;
-  size_t blanks = 0;      // sentinel values dropped
+  size_t blanks = 0;      // sentinel or impossible values dropped (no reading)
   size_t malformed = 0;   // exposition lines skipped
 };
 

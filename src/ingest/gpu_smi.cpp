@@ -1,5 +1,6 @@
 #include "ingest/gpu_smi.h"
 
+#include "core/numcast.h"
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -125,7 +126,7 @@ core::Result<SmiParse> parse_nvidia_smi_csv(std::string_view text, double t_s,
     for (size_t i = 0; i < cols.size(); ++i) {
       std::string_view v = fields[i];
       switch (cols[i]) {
-        case Col::index: if (auto n = number(v)) g.index = static_cast<int>(*n); break;
+        case Col::index: if (auto n = number(v)) g.index = core::clamp_int(*n); break;
         case Col::name: g.name = std::string(v); break;
         case Col::uuid: g.uuid = std::string(v); break;
         case Col::power: g.power_w = number(v); break;

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/numcast.h"
 // Internal to the record readers (records_*.cpp): the sink each format writes into.
 #include <string>
 #include <string_view>
@@ -27,17 +28,8 @@ struct RecordSink {
   }
 };
 
-// Casts that are defined for any double (fuzzed files hold 1e308 where a count belongs).
-inline int64_t clamp_i64(double d) {
-  if (!(d > -9.0e15)) return d != d ? 0 : -9000000000000000LL;
-  if (d > 9.0e15) return 9000000000000000LL;
-  return static_cast<int64_t>(d);
-}
-inline int clamp_int(double d) {
-  if (!(d > -2.0e9)) return d != d ? 0 : -2000000000;
-  if (d > 2.0e9) return 2000000000;
-  return static_cast<int>(d);
-}
+using core::clamp_i64;
+using core::clamp_int;
 
 // Per-line readers (one JSON object per line).
 void read_llmtriage_line(std::string_view line, int64_t n, RecordSink& sink);

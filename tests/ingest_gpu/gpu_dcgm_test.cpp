@@ -59,6 +59,21 @@ TEST(DcgmExposition, SentinelsAreNoData) {
   EXPECT_DOUBLE_EQ(*r.gpus[0].mem_clock_mhz, 1593);
 }
 
+// Found by the fuzzer: a negative or fractional reasons value was cast to a bitmask (UB).
+TEST(DcgmExposition, ReasonsThatAreNotABitmaskAreNoReading) {
+  for (const char* v : {"-1", "0.5", "NaN", "+Inf", "1e300"}) {
+    auto r = gpu_samples_from_exposition(
+        std::string("DCGM_FI_DEV_CLOCKS_EVENT_REASONS{gpu=\"3e9\"} ") + v + "\n", 1);
+    EXPECT_EQ(r.blanks, 1u) << v;
+    if (r.gpus.empty()) continue;  // non-finite values are dropped before a GPU is made
+    EXPECT_FALSE(r.gpus[0].throttle_reasons) << v;
+    EXPECT_TRUE(r.gpus[0].throttle_names.empty()) << v;
+    EXPECT_EQ(r.gpus[0].index, 2000000000) << v;  // clamped, not UB
+  }
+  auto ok = gpu_samples_from_exposition("DCGM_FI_DEV_CLOCKS_EVENT_REASONS{gpu=\"0\"} 4\n", 1);
+  EXPECT_EQ(*ok.gpus[0].throttle_reasons, 4u);
+}
+
 TEST(DcgmExposition, TritonGpuGauges) {
   auto r = gpu_samples_from_exposition(
       "nv_gpu_utilization{gpu_uuid=\"GPU-a\"} 0.75\n"
