@@ -1,0 +1,217 @@
+#include "report/diagnose_json.h"
+
+#include <cmath>
+
+namespace llmtriage::report {
+namespace {
+
+using nlohmann::json;
+
+// Absent stays null; a non-finite number (never expected) becomes a string, as in snapshots.
+json num(const std::optional<double>& v) {
+  if (!v) return nullptr;
+  if (std::isnan(*v)) return "NaN";
+  if (std::isinf(*v)) return *v > 0 ? "+Inf" : "-Inf";
+  return *v;
+}
+
+json evidence_json(const diagnose::EvidenceItem& e) {
+  return {{"indicator", e.indicator}, {"value", num(e.value)},      {"unit", e.unit},
+          {"threshold", num(e.threshold)}, {"op", e.op},           {"source", e.source},
+          {"text", e.text}};
+}
+
+json evidence_list(const std::vector<diagnose::EvidenceItem>& items) {
+  json a = json::array();
+  for (const auto& e : items) a.push_back(evidence_json(e));
+  return a;
+}
+
+json remedy_json(const diagnose::Remedy& r) {
+  return {{"change", r.change},
+          {"from", r.from},
+          {"to", r.to},
+          {"predicted_effect", r.predicted_effect},
+          {"basis", r.basis.empty() ? std::string("qualitative") : r.basis},
+          {"uncertainty", num(r.uncertainty)}};
+}
+
+json finding_json(const diagnose::Finding& f) {
+  json rem = json::array();
+  for (const auto& r : f.remedies) rem.push_back(remedy_json(r));
+  return {{"id", f.id},
+          {"layer", diagnose::to_string(f.layer)},
+          {"symptom", diagnose::to_string(f.symptom)},
+          {"severity", diagnose::to_string(f.severity)},
+          {"confidence", f.confidence},
+          {"explains", num(f.explains)},
+          {"title", f.title},
+          {"explanation", f.explanation},
+          {"evidence", evidence_list(f.evidence)},
+          {"remedies", rem},
+          {"next_measurement", f.next_measurement}};
+}
+
+// Reading back: strict on the shape, lenient on absent optional fields.
+std::optional<double> opt_num(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) {
+    const auto s = it->get<std::string>();
+    if (s == "+Inf") return INFINITY;
+    if (s == "-Inf") return -INFINITY;
+    if (s == "NaN") return NAN;
+  }
+  return std::nullopt;
+}
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<diagnose::EvidenceItem> evidence_from(const json& a) {
+  std::vector<diagnose::EvidenceItem> out;
+  if (!a.is_array()) return out;
+  for (const auto& e : a) {
+    if (!e.is_object()) continue;
+    diagnose::EvidenceItem it;
+    it.indicator = str(e, "indicator");
+    it.value = opt_num(e, "value");
+    it.unit = str(e, "unit");
+    it.threshold = opt_num(e, "threshold");
+    it.op = str(e, "op");
+    it.source = str(e, "source");
+    it.text = str(e, "text");
+    out.push_back(std::move(it));
+  }
+  return out;
+}
+
+core::Error bad(const std::string& where, const std::string& expected, const std::string& found) {
+  return core::make_error(core::ErrorKind::input, where, expected, found);
+}
+
+}  // namespace
+
+json to_json(const diagnose::Report& r) {
+  json j;
+  j["format"] = kDiagnosisFormat;
+  j["version"] = kDiagnosisVersion;
+  j["exit_code"] = r.exit_code();
+  json sym = json::array();
+  for (auto s : r.symptoms) sym.push_back(diagnose::to_string(s));
+  j["symptoms"] = sym;
+  j["symptoms_detected"] = r.symptoms_detected;
+  json findings = json::array();
+  for (const auto& f : r.findings) findings.push_back(finding_json(f));
+  j["findings"] = findings;
+  json layers = json::array(), cleared = json::array(), not_judged = json::array();
+  for (const auto& l : r.layers) {
+    layers.push_back({{"layer", diagnose::to_string(l.layer)},
+                      {"state", diagnose::to_string(l.state)},
+                      {"evidence", evidence_list(l.evidence)},
+                      {"why", l.why}});
+    switch (l.state) {
+      case diagnose::LayerVerdict::State::cleared:
+        cleared.push_back({{"layer", diagnose::to_string(l.layer)}, {"evidence", evidence_list(l.evidence)}});
+        break;
+      case diagnose::LayerVerdict::State::not_judged:
+        not_judged.push_back({{"layer", diagnose::to_string(l.layer)}, {"why", l.why}});
+        break;
+      case diagnose::LayerVerdict::State::at_fault:
+        break;
+    }
+  }
+  j["layers"] = layers;
+  j["cleared"] = cleared;
+  j["not_judged"] = not_judged;
+  json inputs = json::array();
+  for (const auto& i : r.inputs)
+    inputs.push_back({{"source", i.source}, {"kind", i.kind}, {"ok", i.ok}, {"note", i.note}});
+  j["inputs"] = inputs;
+  j["missing"] = r.missing;
+  j["definitions"] = r.definitions;
+  j["snapshot_path"] = r.snapshot_path ? json(*r.snapshot_path) : json(nullptr);
+  return j;
+}
+
+core::Result<diagnose::Report> report_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) return bad(where, "a JSON object", j.type_name());
+  if (str(j, "format") != kDiagnosisFormat)
+    return bad(where + " format", std::string("\"") + kDiagnosisFormat + "\"", "\"" + str(j, "format") + "\"");
+  auto v = j.find("version");
+  if (v == j.end() || !v->is_number_integer() || v->get<int>() > kDiagnosisVersion || v->get<int>() < 1)
+    return bad(where + " version", "1", v == j.end() ? "nothing" : v->dump());
+  diagnose::Report r;
+  for (const auto& s : j.value("symptoms", json::array())) {
+    auto sym = s.is_string() ? diagnose::symptom_from_string(s.get<std::string>()) : std::nullopt;
+    if (!sym) return bad(where + " symptoms", "a symptom name", s.dump());
+    r.symptoms.push_back(*sym);
+  }
+  r.symptoms_detected = j.value("symptoms_detected", false);
+  const json findings = j.value("findings", json::array());
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const json& f = findings[i];
+    const std::string at = where + " findings[" + std::to_string(i) + "]";
+    if (!f.is_object()) return bad(at, "an object", f.type_name());
+    diagnose::Finding x;
+    x.id = str(f, "id");
+    auto layer = diagnose::layer_from_string(str(f, "layer"));
+    auto sym = diagnose::symptom_from_string(str(f, "symptom"));
+    if (!layer) return bad(at + ".layer", "a layer name", "\"" + str(f, "layer") + "\"");
+    if (!sym) return bad(at + ".symptom", "a symptom name", "\"" + str(f, "symptom") + "\"");
+    x.layer = *layer;
+    x.symptom = *sym;
+    const std::string sev = str(f, "severity");
+    if (sev == "info") x.severity = diagnose::Severity::info;
+    else if (sev == "warning") x.severity = diagnose::Severity::warning;
+    else if (sev == "critical") x.severity = diagnose::Severity::critical;
+    else return bad(at + ".severity", "info, warning or critical", "\"" + sev + "\"");
+    x.confidence = opt_num(f, "confidence").value_or(0);
+    x.explains = opt_num(f, "explains");
+    x.title = str(f, "title");
+    x.explanation = str(f, "explanation");
+    x.evidence = evidence_from(f.value("evidence", json::array()));
+    for (const auto& rj : f.value("remedies", json::array())) {
+      if (!rj.is_object()) continue;
+      diagnose::Remedy rem;
+      rem.change = str(rj, "change");
+      rem.from = str(rj, "from");
+      rem.to = str(rj, "to");
+      rem.predicted_effect = str(rj, "predicted_effect");
+      rem.basis = str(rj, "basis");
+      rem.uncertainty = opt_num(rj, "uncertainty");
+      x.remedies.push_back(std::move(rem));
+    }
+    x.next_measurement = str(f, "next_measurement");
+    r.findings.push_back(std::move(x));
+  }
+  for (const auto& l : j.value("layers", json::array())) {
+    if (!l.is_object()) continue;
+    auto layer = diagnose::layer_from_string(str(l, "layer"));
+    if (!layer) return bad(where + " layers", "a layer name", "\"" + str(l, "layer") + "\"");
+    diagnose::LayerVerdict v;
+    v.layer = *layer;
+    const std::string st = str(l, "state");
+    if (st == "cleared") v.state = diagnose::LayerVerdict::State::cleared;
+    else if (st == "at_fault") v.state = diagnose::LayerVerdict::State::at_fault;
+    else if (st == "not_judged") v.state = diagnose::LayerVerdict::State::not_judged;
+    else return bad(where + " layers.state", "cleared, at_fault or not_judged", "\"" + st + "\"");
+    v.evidence = evidence_from(l.value("evidence", json::array()));
+    v.why = str(l, "why");
+    r.layers.push_back(std::move(v));
+  }
+  for (const auto& i : j.value("inputs", json::array())) {
+    if (!i.is_object()) continue;
+    r.inputs.push_back({str(i, "source"), str(i, "kind"), i.value("ok", true), str(i, "note")});
+  }
+  for (const auto& m : j.value("missing", json::array()))
+    if (m.is_string()) r.missing.push_back(m.get<std::string>());
+  if (auto d = str(j, "definitions"); !d.empty()) r.definitions = d;
+  if (auto sp = str(j, "snapshot_path"); !sp.empty()) r.snapshot_path = sp;
+  return r;
+}
+
+}  // namespace llmtriage::report

@@ -1,0 +1,209 @@
+#include "report/diagnose_text.h"
+
+#include <fmt/format.h>
+
+#include "report/diagnose_format.h"
+
+namespace llmtriage::report {
+namespace {
+
+using diagnose::Finding;
+using diagnose::LayerVerdict;
+using diagnose::Report;
+using diagnose::Severity;
+
+struct Style {
+  bool on = false;
+  std::string wrap(const char* code, const std::string& s) const {
+    return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
+  }
+  std::string bold(const std::string& s) const { return wrap("1", s); }
+  std::string dim(const std::string& s) const { return wrap("2", s); }
+  std::string green(const std::string& s) const { return wrap("32", s); }
+  std::string severity(Severity sev, const std::string& s) const {
+    switch (sev) {
+      case Severity::critical: return wrap("1;31", s);
+      case Severity::warning: return wrap("33", s);
+      case Severity::info: return wrap("36", s);
+    }
+    return s;
+  }
+};
+
+// Greedy word wrap; every line starts with `indent`.
+std::string wrap(const std::string& text, size_t width, const std::string& indent) {
+  std::string out, line;
+  size_t i = 0;
+  auto flush = [&]() {
+    if (!line.empty()) out += indent + line + "\n";
+    line.clear();
+  };
+  while (i < text.size()) {
+    if (text[i] == '\n') {
+      flush();
+      ++i;
+      continue;
+    }
+    if (text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\n') ++j;
+    std::string word = text.substr(i, j - i);
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) flush();
+    line += (line.empty() ? "" : " ") + word;
+    i = j;
+  }
+  flush();
+  return out;
+}
+
+std::string finding_tags(const Finding& f, const Style& st) {
+  std::string s = f.id + " · " + layer_title(f.layer) + " layer · " + diagnose::to_string(f.symptom) + " · " +
+                  st.severity(f.severity, diagnose::to_string(f.severity)) + " · confidence " +
+                  format_confidence(f.confidence);
+  if (auto e = format_explains(f.explains)) s += " · " + *e;
+  return s;
+}
+
+std::string evidence_line(const diagnose::EvidenceItem& e, const Style& st) {
+  std::string s = format_evidence(e);
+  if (!e.source.empty()) s += "  " + st.dim("[" + e.source + "]");
+  return s;
+}
+
+void remedies(std::string& o, const Finding& f, const Style& st, const std::string& indent) {
+  for (size_t i = 0; i < f.remedies.size(); ++i) {
+    const auto& r = f.remedies[i];
+    o += fmt::format("{}{}. {}\n", indent, i + 1, st.bold(format_change(r)));
+    o += indent + "   predicted: " + format_effect(r) + "\n";
+  }
+}
+
+void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const Style& st) {
+  o += st.bold("VERDICT") + "  " + st.severity(f.severity, f.title.empty() ? f.id : f.title) + "\n";
+  o += "  " + finding_tags(f, st) + "\n";
+  if (!f.explanation.empty()) o += wrap(f.explanation, opt.width, "  ");
+  if (!f.evidence.empty()) {
+    o += "\n  " + st.bold("Evidence") + "\n";
+    for (const auto& e : f.evidence) o += "    - " + evidence_line(e, st) + "\n";
+  }
+  if (!f.remedies.empty()) {
+    o += "\n  " + st.bold("Fix: one change at a time, in this order") + "\n";
+    remedies(o, f, st, "    ");
+  } else {
+    o += "\n  No remedy computed for this finding.\n";
+  }
+  if (!f.next_measurement.empty()) o += "\n" + wrap("Next measurement: " + f.next_measurement, opt.width, "  ");
+}
+
+void other_finding(std::string& o, size_t n, const Finding& f, const TextOptions& opt, const Style& st,
+                   bool show_layer) {
+  o += fmt::format("  {}. [{}] {}", n, st.severity(f.severity, diagnose::to_string(f.severity)),
+                   f.title.empty() ? f.id : f.title);
+  o += "\n     " + f.id + (show_layer ? std::string(" · ") + layer_title(f.layer) + " layer" : std::string()) + " · " +
+       diagnose::to_string(f.symptom) + " · confidence " + format_confidence(f.confidence);
+  if (auto e = format_explains(f.explains)) o += " · " + *e;
+  o += "\n";
+  for (const auto& e : f.evidence) o += "     - " + evidence_line(e, st) + "\n";
+  if (!f.remedies.empty()) {
+    const auto& r = f.remedies.front();
+    o += wrap("fix: " + format_change(r) + ": " + format_effect(r) +
+                  (f.remedies.size() > 1 ? fmt::format(" (+{} more)", f.remedies.size() - 1) : std::string()),
+              opt.width, "     ");
+  }
+}
+
+std::string heading(const std::string& title, const TextOptions& opt, const Style& st) {
+  if (!opt.headings) return title + "\n";
+  std::string rule;
+  for (size_t i = title.size() + 4; i < std::min<size_t>(opt.width, 72); ++i) rule += "─";
+  return st.bold("── " + title + " " + rule) + "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Report& r, const TextOptions& opt) {
+  Style st{opt.color};
+  std::string o;
+  // What was asked.
+  std::string sym;
+  for (auto s : r.symptoms) sym += (sym.empty() ? "" : ", ") + std::string(diagnose::to_string(s));
+  if (sym.empty()) sym = "none seen";
+  o += st.bold("llmtriage diagnose") + "  symptom" + (r.symptoms.size() > 1 ? "s: " : ": ") + sym +
+       (r.symptoms_detected ? " (detected from the evidence)" : " (as reported)") + "\n\n";
+
+  // Verdict first.
+  if (r.findings.empty()) {
+    o += st.bold("VERDICT") + "  " + st.green("no cause located") + "\n";
+    size_t nj = 0;
+    for (const auto& l : r.layers) nj += l.state == LayerVerdict::State::not_judged;
+    o += nj ? wrap(fmt::format("{} layer(s) could not be judged for lack of evidence (below): this is not a clean "
+                               "bill of health.",
+                               nj),
+                   opt.width, "  ")
+            : "  Every layer was judged and cleared.\n";
+  } else {
+    top_finding(o, r.findings.front(), opt, st);
+  }
+
+  // The other findings: flat, or under layer headings.
+  if (r.findings.size() > 1) {
+    o += "\n" + heading(fmt::format("Other findings ({})", r.findings.size() - 1), opt, st);
+    if (opt.headings) {
+      for (auto layer : diagnose::all_layers()) {
+        bool any = false;
+        for (size_t i = 1; i < r.findings.size(); ++i) {
+          if (r.findings[i].layer != layer) continue;
+          if (!any) o += " " + st.bold(layer_title(layer)) + "\n";
+          any = true;
+          other_finding(o, i + 1, r.findings[i], opt, st, false);
+        }
+      }
+    } else {
+      for (size_t i = 1; i < r.findings.size(); ++i) other_finding(o, i + 1, r.findings[i], opt, st, true);
+    }
+  }
+
+  // Layers.
+  bool any_cleared = false, any_nj = false;
+  for (const auto& l : r.layers) {
+    any_cleared |= l.state == LayerVerdict::State::cleared;
+    any_nj |= l.state == LayerVerdict::State::not_judged;
+  }
+  if (any_cleared) {
+    o += "\n" + heading("Cleared", opt, st);
+    for (const auto& l : r.layers) {
+      if (l.state != LayerVerdict::State::cleared) continue;
+      o += "  " + st.green(layer_title(l.layer)) + "\n";
+      if (l.evidence.empty()) o += "     (no values recorded)\n";
+      for (const auto& e : l.evidence) o += "     - " + evidence_line(e, st) + "\n";
+    }
+  }
+  if (any_nj) {
+    o += "\n" + heading("Not judged", opt, st);
+    for (const auto& l : r.layers) {
+      if (l.state != LayerVerdict::State::not_judged) continue;
+      o += wrap(std::string(layer_title(l.layer)) + ": " + (l.why.empty() ? "no evidence for this layer" : l.why),
+                opt.width, "  ");
+    }
+  }
+  if (!r.missing.empty()) {
+    o += "\n" + heading("Missing evidence", opt, st);
+    for (const auto& m : r.missing) o += wrap(m, opt.width, "  - ");
+  }
+
+  // Inputs.
+  o += "\n" + heading("Inputs", opt, st);
+  if (r.inputs.empty()) o += "  none\n";
+  for (const auto& i : r.inputs) {
+    o += "  " + (i.ok ? st.green("ok  ") : st.severity(Severity::critical, "FAIL")) + " " + fmt::format("{:<12}", i.kind) +
+         " " + i.source + (i.note.empty() ? "" : ": " + i.note) + "\n";
+  }
+  if (r.snapshot_path) o += "\nSnapshot kept at " + st.bold(*r.snapshot_path) + " (keep it until the cause is fixed)\n";
+  o += "\n" + st.dim("TTFT/TPOT/ITL as defined in " + r.definitions) + "\n";
+  return o;
+}
+
+}  // namespace llmtriage::report
