@@ -1,0 +1,245 @@
+// Queueing rules of the scheduling_capacity layer: KV pool saturated under a deep queue,
+// preemption storms, long prefills blocking an idle queue, prefix-cache misses from routing, and
+// a running batch too large for the TPOT objective. Remedies are single-variable changes with a
+// simulator what-if on the observed workload (and the ledger's pool for memory variables).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "diagnose/scheduling_rules.h"
+
+namespace llmtriage::diagnose::sched {
+
+using kit::first;
+using kit::predicted;
+
+namespace {
+
+int replicas(const Context& c) { return std::max(1, static_cast<int>(c.ind.get("replicas").value_or(1))); }
+
+std::string kv_dtype(const Context& c) { return c.in.now.deployment.settings.kv_cache_dtype.value_or("auto"); }
+
+void add_capacity_remedies(const Context& c, kit::Models& m, Finding& f, Metric focus) {
+  const int n = replicas(c);
+  f.remedies.push_back(predicted(
+      c, m, "replicas", std::to_string(n), std::to_string(2 * n),
+      [n](sim::Scenario& s) { s.config.replicas = 2 * n; }, nullptr, focus,
+      "half the load per replica: the queue drains if the arrival rate is below twice the current capacity"));
+  if (kv_dtype(c).rfind("fp8", 0) != 0)
+    f.remedies.push_back(predicted(
+        c, m, "kv-cache-dtype", kv_dtype(c), "fp8",
+        [](sim::Scenario& s) { s.deployment.kv_cache_dtype = "fp8"; },
+        [](ledger::LedgerInput& x) { x.settings.kv_cache_dtype = "fp8"; }, focus,
+        "about twice the KV tokens per GiB (check output quality on the same prompts)"));
+  const auto& st = c.in.now.deployment.settings;
+  const double util = st.gpu_memory_utilization.value_or(st.mem_fraction_static.value_or(0.9));
+  if (util < 0.9) {
+    const double to = std::min(0.95, util + 0.05);
+    const bool sg = c.in.now.deployment.engine == core::EngineKind::sglang;
+    f.remedies.push_back(predicted(
+        c, m, sg ? "mem-fraction-static" : "gpu-memory-utilization", fmt::format("{:.2f}", util), fmt::format("{:.2f}", to),
+        [to](sim::Scenario& s) { s.deployment.gpu_memory_utilization = to; },
+        [to, sg](ledger::LedgerInput& x) {
+          if (sg) x.settings.mem_fraction_static = to;
+          else x.settings.gpu_memory_utilization = to;
+        },
+        focus, "more of the GPU for the KV pool (when nothing else shares the GPU)"));
+  }
+}
+
+}  // namespace
+
+void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  const auto waiting = first(c, {"waiting_p50", "waiting"});
+  const auto kv = first(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"});
+  const double deep = c.th.get("sched.waiting_deep"), full = c.th.get("sched.kv_near_full");
+  if (!waiting || !kv || *waiting < deep || *kv < full) return;
+  Finding f = kit::finding("kv_pool_saturated", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
+                           "KV pool saturated: requests queue for KV blocks");
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), deep, ">="));
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), full, ">="));
+  double base = 0.6;
+  // Preemptions corroborate KV pressure (a second, independent signal of the same cause).
+  if (c.ind.get("preemptions_per_s").value_or(0) > 0 || c.ind.get("preemption_events").value_or(0) > 0) {
+    f.evidence.push_back(c.ind.item(kit::first_name(c, {"preemptions_per_s", "preemption_events"})));
+    base += 0.1;
+  }
+  const auto pool = kv_pool(c, m);
+  if (pool) f.evidence.push_back(pool->item);
+  if (c.ind.get("running")) f.evidence.push_back(c.ind.item("running"));
+  f.confidence = kit::confidence(base, f.evidence);
+  f.explanation = fmt::format(
+      "{:.0f} requests wait while the KV pool is {:.0f}% used{}: the scheduler admits a request only when its blocks "
+      "fit, so arrivals queue and TTFT grows with the queue. The deployment holds fewer concurrent tokens than the "
+      "load needs.",
+      *waiting, *kv * 100, pool ? fmt::format(" ({} tokens)", kit::num(pool->tokens)) : "");
+  if (auto ttft = c.ind.get("ttft_p99_s"), p50 = c.ind.get("ttft_p50_s"); ttft && p50 && *ttft > 0)
+    f.explains = std::clamp(1 - *p50 / *ttft, 0.0, 1.0);  // NOTE: rough: the tail above the median is queueing
+  add_capacity_remedies(c, m, f, Metric::ttft_p99);
+  f.next_measurement = "Watch num_requests_waiting and kv_cache_usage together over 10 minutes; a what-if with `llmtriage sim run` on the records confirms the replica count.";
+  out.push_back(std::move(f));
+}
+
+void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  std::optional<double> rate = c.ind.get("preemptions_per_s");
+  const char* rate_name = "preemptions_per_s";
+  if (!rate) {
+    const auto ev = c.ind.get("preemption_events"), win = c.ind.get("window_s");
+    if (ev && win && *win > 0) rate = *ev / *win;
+    rate_name = "preemption_events";
+  }
+  const double th = c.th.get("sched.preemption_rate_per_s");
+  if (!rate || *rate < th) return;
+  const auto kv = first(c, {"kv_usage_max", "kv_usage"});
+  const double full = c.th.get("sched.kv_near_full");
+  if (kv && *kv < full) return;  // preemptions without a full pool are not KV pressure
+  Finding f = kit::finding("preemption_storm", Layer::scheduling_capacity, Symptom::runtime_oom_or_preemption,
+                           Severity::warning, "Preemption storm: running requests are evicted and recomputed");
+  if (std::string(rate_name) == "preemptions_per_s") f.evidence.push_back(c.ind.item(rate_name, th, ">="));
+  else f.evidence.push_back(kit::text_item("preemptions_per_s", *rate, "1/s", c.ind.item("preemption_events").source,
+                                           "preemption log events / window"));
+  if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage_max", "kv_usage"}), full, ">="));
+  const auto pool = kv_pool(c, m);
+  const auto running = first(c, {"running_max", "running"});
+  const auto in_len = c.ind.get("input_len_mean"), out_len = c.ind.get("output_len_mean");
+  std::optional<double> demand, typical;
+  if (in_len && out_len) typical = *in_len + *out_len;
+  if (pool) f.evidence.push_back(pool->item);
+  if (running && typical) {
+    demand = *running * *typical;
+    f.evidence.push_back(kit::text_item("concurrency_x_context", *demand, "tokens", "running x (input + output mean)",
+                                        fmt::format("{} sequences x {:.0f} tokens", kit::num(*running), *typical)));
+  }
+  f.confidence = kit::confidence(kv ? 0.65 : 0.45, f.evidence);
+  f.explanation = fmt::format(
+      "{:.2f} preemptions per second{}: the batch grows until a running request cannot get its next block, the most "
+      "recent one is evicted and later recomputed from scratch -- work done twice, TTFT and TPOT up.{}",
+      *rate, kv ? fmt::format(" with the KV pool at {:.0f}%", *kv * 100) : "",
+      demand && pool ? fmt::format(" Concurrency x context needs about {} tokens against a pool of {}.",
+                                   kit::num(*demand), kit::num(pool->tokens))
+                     : "");
+  // Fewer sequences at once so the batch fits: max-num-seqs <= pool / typical length.
+  if (pool && typical && *typical > 0) {
+    const auto cur = c.ind.get("max_num_seqs");
+    const int64_t to = std::max<int64_t>(1, static_cast<int64_t>(pool->tokens / *typical));
+    if (!cur || static_cast<double>(to) < *cur)
+      f.remedies.push_back(predicted(
+          c, m, "max-num-seqs", cur ? kit::num(*cur) : "default", std::to_string(to),
+          [to](sim::Scenario& s) { s.max_num_seqs = to; }, nullptr, Metric::ttft_p99,
+          fmt::format("at most {} sequences of the typical {:.0f} tokens: they fit in the pool, no preemption", to, *typical)));
+  }
+  add_capacity_remedies(c, m, f, Metric::ttft_p99);
+  f.next_measurement = "Compare vllm:num_preemptions_total's rate with kv_cache_usage; the log's 'preempted ... not enough KV cache space' lines name the mode.";
+  out.push_back(std::move(f));
+}
+
+void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  const auto waiting = first(c, {"waiting_p50", "waiting"});
+  const auto ttft = c.ind.get("ttft_p99_s");
+  if (!waiting || *waiting > c.th.get("sched.waiting_idle") || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
+  // Chunked prefill off: said so, or the engine's default (vLLM V0 without the flag).
+  const auto chunked = c.ind.get("chunked_prefill");
+  const bool off = chunked ? *chunked == 0
+                           : c.in.now.deployment.engine == core::EngineKind::vllm_v0;
+  if (!off) return;
+  const auto longp = first(c, {"input_len_p99", "longest_input_tokens"});
+  const double long_th = c.th.get("sched.long_prompt_tokens");
+  if (!longp || *longp < long_th) return;
+  Finding f = kit::finding("long_prefill_blocking", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
+                           "Long prefills run whole and block everyone's steps (chunked prefill off)");
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_idle"), "<="));
+  f.evidence.push_back(c.ind.item("ttft_p99_s", c.in.slo.ttft_p99_s, ">"));
+  f.evidence.push_back(chunked ? c.ind.item("chunked_prefill", 0, "==")
+                               : kit::text_item("chunked_prefill", 0, "0/1", "engine default", "vLLM V0 default: off"));
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"input_len_p99", "longest_input_tokens"}), long_th, ">="));
+  f.confidence = kit::confidence(chunked ? 0.65 : 0.5, f.evidence);
+  f.explanation = fmt::format(
+      "The queue is (almost) empty yet P99 TTFT is {:.2f} s: with chunked prefill off a {:.0f}-token prompt is "
+      "prefilled in one step, during which no other request gets a token and new arrivals wait behind it.",
+      *ttft, *longp);
+  const auto mnbt = c.ind.get("max_num_batched_tokens");
+  f.remedies.push_back(predicted(
+      c, m, "enable-chunked-prefill", "false", "true",
+      [](sim::Scenario& s) { s.chunked_prefill = true; }, nullptr, Metric::ttft_p99,
+      "long prompts are split into budget-sized chunks interleaved with decode steps"));
+  if (mnbt && *mnbt > 4096)
+    f.remedies.push_back(kit::qualitative("max-num-batched-tokens", kit::num(*mnbt), "2048",
+                                          "with chunked prefill on: shorter steps, lower ITL tail"));
+  f.next_measurement = "Plot TTFT against the prompt length of the request just ahead (records): spikes follow long prompts.";
+  out.push_back(std::move(f));
+}
+
+void prefix_cache_miss_routing(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  (void)m;
+  const int n = replicas(c);
+  const auto hit = c.ind.get("prefix_cache_hit_rate");
+  const auto base = c.ind.base("prefix_cache_hit_rate");
+  if (n < 2 || !hit || !base || *base < c.th.get("sched.prefix_min_baseline_hit")) return;
+  const double ratio = c.th.get("sched.prefix_hit_drop_ratio");
+  if (*hit >= ratio * *base) return;
+  Finding f = kit::finding("prefix_cache_miss_routing", Layer::scheduling_capacity, Symptom::ttft_spike,
+                           Severity::warning, "Prefix-cache hit rate collapsed across replicas: routing lost its affinity");
+  f.evidence.push_back(c.ind.item("prefix_cache_hit_rate", ratio * *base, "<"));
+  f.evidence.push_back(c.ind.item("replicas", 2, ">="));
+  // A varying prefix defeats every replica (hit ~ 0, the load layer's prefix_defeated_by_varying_prefix);
+  // lost affinity leaves each replica some hits (a prompt sometimes lands where it was cached).
+  const double floor = c.th.get("sched.prefix_hit_floor");
+  f.confidence = kit::confidence(*hit >= floor ? 0.6 : 0.35, f.evidence);
+  f.explanation = fmt::format(
+      "The prefix-cache hit rate fell from {:.0f}% to {:.0f}% with {} replicas: when requests sharing a prefix land on "
+      "different replicas, each must hold every prefix and evicts them, so prompts are prefilled again.{}",
+      *base * 100, *hit * 100, n,
+      *hit < floor ? " A hit rate this close to zero also fits a per-request varying prefix (load layer)." : "");
+  if (auto ttft = c.ind.get("ttft_p50_s"), bt = c.ind.base("ttft_p50_s"); ttft && bt && *ttft > *bt)
+    f.explains = std::clamp((*base - *hit) / *base, 0.0, 1.0);
+  f.remedies.push_back(kit::qualitative("router", "round-robin / least-load", "prefix-affinity (consistent hash on the shared prefix)",
+                                        fmt::format("hit rate back toward the baseline {:.0f}%", *base * 100)));
+  f.next_measurement = "Compare the per-replica prefix-cache hit rates and the router's policy/config change log.";
+  out.push_back(std::move(f));
+}
+
+void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  const auto tpot = c.ind.get("tpot_p99_s");
+  const bool high = (tpot && *tpot > c.in.slo.tpot_p99_s) || (!tpot && kit::has_symptom(c, Symptom::tpot_high));
+  if (!high) return;
+  const auto running = first(c, {"running", "running_max"});
+  if (!running) return;
+  const auto seqs = c.ind.get("max_num_seqs");
+  const bool large = seqs ? *running >= c.th.get("sched.batch_running_share") * *seqs
+                          : *running >= c.th.get("sched.batch_running_min");
+  if (!large) return;
+  // Throttled clocks explain a high TPOT on their own: that is the hardware layer's finding.
+  const bool throttled = c.ind.get("throttle_power").value_or(0) > 0 || c.ind.get("throttle_thermal").value_or(0) > 0 ||
+                         c.ind.get("clock_ratio").value_or(1) < c.th.get("hw.clock_ratio_low");
+  if (throttled) return;
+  const bool telemetry = c.ind.get("clock_ratio") || c.ind.get("throttle_power");
+  Finding f = kit::finding("batch_too_large", Layer::scheduling_capacity, Symptom::tpot_high, Severity::warning,
+                           "Running batch too large for the TPOT objective");
+  if (tpot) f.evidence.push_back(c.ind.item("tpot_p99_s", c.in.slo.tpot_p99_s, ">"));
+  f.evidence.push_back(seqs ? c.ind.item(kit::first_name(c, {"running", "running_max"}),
+                                         c.th.get("sched.batch_running_share") * *seqs, ">=")
+                            : c.ind.item(kit::first_name(c, {"running", "running_max"}), c.th.get("sched.batch_running_min"), ">="));
+  if (seqs) f.evidence.push_back(c.ind.item("max_num_seqs"));
+  if (telemetry) f.evidence.push_back(c.ind.item("clock_ratio", c.th.get("hw.clock_ratio_low"), ">="));
+  f.confidence = kit::confidence(telemetry ? 0.6 : 0.45, f.evidence);
+  f.explanation = fmt::format(
+      "About {:.0f} sequences decode together{}: every step reads the KV of all of them, so each token takes longer "
+      "for everyone. Clocks are {}.",
+      *running, seqs ? fmt::format(" (max-num-seqs {:.0f})", *seqs) : "",
+      telemetry ? "not throttled" : "unknown (no GPU telemetry): throttling is not ruled out");
+  const int64_t to = std::max<int64_t>(8, static_cast<int64_t>(*running / 2));
+  f.remedies.push_back(predicted(
+      c, m, "max-num-seqs", seqs ? kit::num(*seqs) : "default", std::to_string(to),
+      [to](sim::Scenario& s) { s.max_num_seqs = to; }, nullptr, Metric::tpot_p99,
+      "smaller decode batches: lower TPOT, lower throughput per replica, more queueing"));
+  const int n = replicas(c);
+  f.remedies.push_back(predicted(
+      c, m, "replicas", std::to_string(n), std::to_string(2 * n), [n](sim::Scenario& s) { s.config.replicas = 2 * n; },
+      nullptr, Metric::tpot_p99, "half the concurrency per replica"));
+  f.next_measurement = "Plot TPOT against num_requests_running: a straight rise with batch size confirms it.";
+  out.push_back(std::move(f));
+}
+
+}  // namespace llmtriage::diagnose::sched
