@@ -54,7 +54,7 @@ struct Remedy {
   std::string to;
   std::string predicted_effect;   // "KV pool 41k -> 58k tokens (ledger)", "P99 TTFT 12.4 s -> 1.9 s (sim what-if, +-30%)"
   std::string basis;              // "ledger", "sim", "qualitative"
-  std::optional<double> uncertainty;  // relative, 0.3 = +-30%, when the basis states one
+  std::optional<double> uncertainty{};  // relative, 0.3 = +-30%, when the basis states one
 };
 
 struct Finding {

@@ -21,6 +21,9 @@ struct Indicator {
 struct Indicators {
   std::map<std::string, Indicator> now;
   std::map<std::string, Indicator> baseline;  // from the baseline Evidence and baseline_ observations
+  // Values derived from files that an observation replaced in `now` (kept for triangulation:
+  // a dashboard reading and the metrics disagreeing is itself a finding).
+  std::map<std::string, Indicator> replaced;
 
   std::optional<double> get(const std::string& name) const;
   std::optional<double> base(const std::string& name) const;

@@ -1,0 +1,82 @@
+// Names of the report's enums (JSON and CLI spellings, docs/diagnose-json.md) and the exit code.
+#include "diagnose/finding.h"
+
+#include "core/exit_code.h"
+
+namespace llmtriage::diagnose {
+
+const char* to_string(Layer l) {
+  switch (l) {
+    case Layer::load: return "load";
+    case Layer::scheduling_capacity: return "scheduling_capacity";
+    case Layer::operator_hardware: return "operator_hardware";
+    case Layer::numeric_parameter: return "numeric_parameter";
+    case Layer::gateway_client: return "gateway_client";
+  }
+  return "load";
+}
+
+const std::vector<Layer>& all_layers() {
+  static const std::vector<Layer> v = {Layer::load, Layer::scheduling_capacity, Layer::operator_hardware,
+                                       Layer::numeric_parameter, Layer::gateway_client};
+  return v;
+}
+
+std::optional<Layer> layer_from_string(const std::string& s) {
+  for (Layer l : all_layers())
+    if (s == to_string(l)) return l;
+  return std::nullopt;
+}
+
+const char* to_string(Symptom s) {
+  switch (s) {
+    case Symptom::startup_oom: return "startup_oom";
+    case Symptom::runtime_oom_or_preemption: return "runtime_oom_or_preemption";
+    case Symptom::ttft_spike: return "ttft_spike";
+    case Symptom::tpot_high: return "tpot_high";
+    case Symptom::throughput_low: return "throughput_low";
+    case Symptom::output_quality: return "output_quality";
+    case Symptom::timeout_or_stream_break: return "timeout_or_stream_break";
+  }
+  return "ttft_spike";
+}
+
+const std::vector<Symptom>& all_symptoms() {
+  static const std::vector<Symptom> v = {Symptom::startup_oom,    Symptom::runtime_oom_or_preemption,
+                                         Symptom::ttft_spike,     Symptom::tpot_high,
+                                         Symptom::throughput_low, Symptom::output_quality,
+                                         Symptom::timeout_or_stream_break};
+  return v;
+}
+
+std::optional<Symptom> symptom_from_string(const std::string& s) {
+  for (Symptom x : all_symptoms())
+    if (s == to_string(x)) return x;
+  return std::nullopt;
+}
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::info: return "info";
+    case Severity::warning: return "warning";
+    case Severity::critical: return "critical";
+  }
+  return "info";
+}
+
+const char* to_string(LayerVerdict::State s) {
+  switch (s) {
+    case LayerVerdict::State::cleared: return "cleared";
+    case LayerVerdict::State::at_fault: return "at_fault";
+    case LayerVerdict::State::not_judged: return "not_judged";
+  }
+  return "not_judged";
+}
+
+int Report::exit_code() const {
+  for (const auto& f : findings)
+    if (f.severity != Severity::info) return core::kExitFindings;
+  return core::kExitHealthy;
+}
+
+}  // namespace llmtriage::diagnose

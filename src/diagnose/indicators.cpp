@@ -1,0 +1,137 @@
+// build_indicators: Evidence (+ baseline, + --observe readings) -> named numbers with their
+// source (docs/rules.md, "Derived indicators"). Each part of the Evidence is summarized by its
+// own function below; later sources override earlier ones where they measure the same thing
+// (records over histograms for latencies and lengths; observations over everything).
+#include "diagnose/indicators.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "core/quantile.h"
+#include "diagnose/indicators_detail.h"
+
+namespace llmtriage::diagnose {
+
+namespace {
+
+struct UnitRow {
+  const char* name;
+  const char* unit;
+};
+
+// Units of every indicator name (observation names come from observation_names()).
+constexpr UnitRow kDerivedUnits[] = {
+    {"running_max", "requests"}, {"waiting_max", "requests"}, {"waiting_p50", "requests"},
+    {"kv_usage_max", "fraction"}, {"kv_usage_mean", "fraction"}, {"preemptions_total", "count"},
+    {"kv_capacity_tokens", "tokens"}, {"kv_capacity_tokens_metrics", "tokens"},
+    {"kv_capacity_tokens_log", "tokens"}, {"ledger_kv_tokens", "tokens"},
+    {"gpu_util_min", "fraction"}, {"gpu_util_max", "fraction"}, {"gpu_util_spread", "fraction"},
+    {"power_ratio", "fraction"}, {"clock_ratio", "fraction"}, {"throttle_power", "0/1"},
+    {"throttle_thermal", "0/1"}, {"throttle_hw", "0/1"}, {"output_len_p50", "tokens"},
+    {"output_len_max_share", "fraction"}, {"one_token_output_share", "fraction"},
+    {"max_tokens_mode", "tokens"}, {"temperature_mean", ""}, {"timeout_error_share", "fraction"},
+    {"timeout_cluster_s", "s"}, {"timeout_cluster_share", "fraction"}, {"stream_break_share", "fraction"},
+    {"retry_duplicate_share", "fraction"}, {"oom_events", "count"}, {"startup_oom_events", "count"},
+    {"preemption_events", "count"}, {"truncation_events", "count"}, {"max_len_exceeds_kv_events", "count"},
+    {"engine_dead_events", "count"}, {"kv_cache_full_events", "count"}, {"longest_input_tokens", "tokens"},
+    {"inputs_at_max_model_len_share", "fraction"}, {"tp", "GPUs"}, {"max_num_seqs", "requests"},
+    {"max_num_batched_tokens", "tokens"}, {"max_model_len", "tokens"}, {"chunked_prefill", "0/1"},
+    {"prefix_caching", "0/1"}, {"gpu_memory_utilization", "fraction"}, {"replicas", "engines"},
+    {"kv_cache_quantized", "0/1"}, {"weights_quantized", "0/1"}, {"outputs_count", "count"},
+    {"template_marker_share", "fraction"}, {"repetitive_output_share", "fraction"},
+    {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"},
+    {"input_len_p50", "tokens"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
+};
+
+}  // namespace
+
+std::string indicator_unit(const std::string& name) {
+  for (const auto& n : observation_names())
+    if (name == n.name) return n.unit;
+  for (const auto& r : kDerivedUnits)
+    if (name == r.name) return r.unit;
+  return "";
+}
+
+std::optional<double> Indicators::get(const std::string& name) const {
+  auto it = now.find(name);
+  if (it == now.end()) return std::nullopt;
+  return it->second.value;
+}
+
+std::optional<double> Indicators::base(const std::string& name) const {
+  auto it = baseline.find(name);
+  if (it == baseline.end()) return std::nullopt;
+  return it->second.value;
+}
+
+const Indicator* Indicators::find(const std::string& name) const {
+  auto it = now.find(name);
+  return it == now.end() ? nullptr : &it->second;
+}
+
+EvidenceItem Indicators::item(const std::string& name, std::optional<double> threshold, const std::string& op) const {
+  EvidenceItem e;
+  e.indicator = name;
+  e.unit = indicator_unit(name);
+  e.threshold = threshold;
+  e.op = op;
+  if (const Indicator* i = find(name)) {
+    e.value = i->value;
+    e.source = i->source;
+  } else {
+    e.source = "not measured";
+  }
+  if (auto b = base(name)) e.text = fmt::format("baseline {:.4g} ({})", *b, baseline.at(name).source);
+  return e;
+}
+
+void summarize_evidence(const core::Evidence& ev, const Thresholds& th, IndicatorMap& out) {
+  summarize_deployment(ev.deployment, out);
+  summarize_ledger(ev.deployment, out);
+  summarize_engine_samples(ev.engine_samples, out);
+  summarize_gpu_samples(ev.gpu_samples, out);
+  summarize_records(ev.requests, th, out);
+  summarize_events(ev, out);
+  summarize_outputs(ev.outputs, th, out);
+  // Prompts pinned at the context size: the client (or the engine) cut them to fit.
+  if (auto mml = ev.deployment.settings.max_model_len; mml && *mml > 0) {
+    size_t n = 0, pinned = 0;
+    for (const auto& r : ev.requests) {
+      if (!r.input_tokens) continue;
+      ++n;
+      if (*r.input_tokens >= *mml - 1) ++pinned;
+    }
+    if (n > 0)
+      out["inputs_at_max_model_len_share"] =
+          Indicator{static_cast<double>(pinned) / static_cast<double>(n),
+                    fmt::format("records ({} of {} prompts >= max_model_len {} - 1)", pinned, n, *mml)};
+  }
+}
+
+Indicators build_indicators(const DiagnoseInput& in) {
+  Indicators ind;
+  summarize_evidence(in.now, in.thresholds, ind.now);
+  if (in.baseline) summarize_evidence(*in.baseline, in.thresholds, ind.baseline);
+  for (const auto& [k, v] : in.observations.now) {
+    if (auto it = ind.now.find(k); it != ind.now.end()) ind.replaced[k] = it->second;
+    ind.now[k] = Indicator{v, fmt::format("observe {}={:g}", k, v)};
+  }
+  for (const auto& [k, v] : in.observations.baseline)
+    ind.baseline[k] = Indicator{v, fmt::format("observe baseline_{}={:g}", k, v)};
+  // A power ratio the operator can read off two observations.
+  for (auto* m : {&ind.now, &ind.baseline}) {
+    auto p = m->find("power_w"), l = m->find("power_limit_w");
+    if (p != m->end() && l != m->end() && l->second.value > 0 &&
+        (p->second.source.rfind("observe", 0) == 0 || l->second.source.rfind("observe", 0) == 0))
+      (*m)["power_ratio"] = Indicator{p->second.value / l->second.value, "power_w / power_limit_w"};
+    auto c = m->find("sm_clock_mhz"), x = m->find("max_sm_clock_mhz");
+    if (c != m->end() && x != m->end() && x->second.value > 0 &&
+        (c->second.source.rfind("observe", 0) == 0 || x->second.source.rfind("observe", 0) == 0))
+      (*m)["clock_ratio"] = Indicator{c->second.value / x->second.value, "sm_clock_mhz / max_sm_clock_mhz"};
+  }
+  return ind;
+}
+
+}  // namespace llmtriage::diagnose

@@ -1,0 +1,256 @@
+// Indicators from request records, log events, the deployment's settings and sampled outputs
+// (docs/rules.md, "Derived indicators").
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+#include "core/quantile.h"
+#include "diagnose/indicators_detail.h"
+#include "diagnose/output_checks.h"
+
+namespace llmtriage::diagnose {
+
+namespace {
+
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+bool is_timeout(const std::string& cat) { return contains(cat, "timeout"); }
+
+// Broken mid-body: the stream started and did not end cleanly (net/failure.h, bench runner).
+bool is_stream_break(const std::string& cat) {
+  return cat == "reset" || cat == "incomplete_stream" || cat == "sse_truncated" || cat == "stream_error" ||
+         cat == "malformed_sse" || cat == "stream_break" || contains(cat, "connection_reset");
+}
+
+// "req-7#2" (the simulator's retry attempt), "abc-retry-1": the id of the first attempt.
+std::string first_attempt_id(const std::string& id) {
+  auto p = id.find('#');
+  if (p != std::string::npos) return id.substr(0, p);
+  p = id.find("-retry");
+  if (p != std::string::npos) return id.substr(0, p);
+  return id;
+}
+
+double share(size_t k, size_t n) { return n ? static_cast<double>(k) / static_cast<double>(n) : 0; }
+
+}  // namespace
+
+void summarize_deployment(const core::Deployment& d, IndicatorMap& out) {
+  const auto& s = d.settings;
+  const std::string src = "engine settings";
+  auto put = [&](const char* name, double v) { out[name] = Indicator{v, src}; };
+  if (s.tensor_parallel_size) put("tp", *s.tensor_parallel_size);
+  if (s.max_num_seqs) put("max_num_seqs", static_cast<double>(*s.max_num_seqs));
+  if (s.max_num_batched_tokens) put("max_num_batched_tokens", static_cast<double>(*s.max_num_batched_tokens));
+  if (s.max_model_len) put("max_model_len", static_cast<double>(*s.max_model_len));
+  if (s.enable_chunked_prefill) put("chunked_prefill", *s.enable_chunked_prefill ? 1 : 0);
+  if (s.enable_prefix_caching) put("prefix_caching", *s.enable_prefix_caching ? 1 : 0);
+  if (s.gpu_memory_utilization) put("gpu_memory_utilization", *s.gpu_memory_utilization);
+  else if (s.mem_fraction_static) put("gpu_memory_utilization", *s.mem_fraction_static);
+  if (s.data_parallel_size && *s.data_parallel_size > 1) put("replicas", *s.data_parallel_size);
+  if (s.kv_cache_dtype) {
+    const std::string& k = *s.kv_cache_dtype;
+    put("kv_cache_quantized", (k.rfind("fp8", 0) == 0 || k.rfind("int8", 0) == 0 || k.rfind("fp4", 0) == 0) ? 1 : 0);
+  }
+  if (s.quantization) put("weights_quantized", (!s.quantization->empty() && *s.quantization != "none") ? 1 : 0);
+}
+
+void summarize_records(const std::vector<core::RequestRecord>& records, const Thresholds& th, IndicatorMap& out) {
+  if (records.empty()) return;
+  const size_t n = records.size();
+  const std::string src = fmt::format("records ({} requests)", n);
+  std::vector<double> in_len, out_len, ttft, tpot, e2e, temps, timeout_durations;
+  size_t ok = 0, errors = 0, timeouts = 0, breaks = 0, one_token = 0, ignore_eos = 0, with_eos_flag = 0, retries = 0;
+  std::map<int64_t, size_t> max_tokens_count, out_len_count;
+  std::set<std::string> seen_ids;
+  double t_first = records.front().arrival_s, t_last_arrival = t_first, t_end = t_first;
+  int64_t longest_output = 0;
+  for (const auto& r : records) {
+    t_first = std::min(t_first, r.arrival_s);
+    t_last_arrival = std::max(t_last_arrival, r.arrival_s);
+    if (r.input_tokens) in_len.push_back(static_cast<double>(*r.input_tokens));
+    if (r.temperature) temps.push_back(*r.temperature);
+    if (r.ignore_eos) { ++with_eos_flag; if (*r.ignore_eos) ++ignore_eos; }
+    if (!r.id.empty()) {
+      const std::string base = first_attempt_id(r.id);
+      if (base != r.id || !seen_ids.insert(r.id).second) ++retries;
+    }
+    if (r.status == core::RequestStatus::error) {
+      ++errors;
+      if (is_timeout(r.error_category)) {
+        ++timeouts;
+        if (r.e2e_s) timeout_durations.push_back(*r.e2e_s);
+      } else if (is_stream_break(r.error_category)) {
+        ++breaks;
+      }
+      continue;
+    }
+    ++ok;
+    if (r.e2e_s) t_end = std::max(t_end, r.arrival_s + *r.e2e_s);
+    if (r.output_tokens) {
+      out_len.push_back(static_cast<double>(*r.output_tokens));
+      ++out_len_count[*r.output_tokens];
+      longest_output = std::max(longest_output, *r.output_tokens);
+      if (*r.output_tokens == 1) ++one_token;
+    }
+    if (r.max_tokens) ++max_tokens_count[*r.max_tokens];
+    if (r.ttft_s) ttft.push_back(*r.ttft_s);
+    if (r.e2e_s) e2e.push_back(*r.e2e_s);
+    if (r.ttft_s && r.e2e_s && r.output_tokens && *r.output_tokens > 1)
+      tpot.push_back((*r.e2e_s - *r.ttft_s) / static_cast<double>(*r.output_tokens - 1));
+  }
+  auto put = [&](const char* name, double v, const std::string& how = {}) {
+    out[name] = Indicator{v, how.empty() ? src : src + ": " + how};
+  };
+  put("records_count", static_cast<double>(n));
+  put("records_ok", static_cast<double>(ok));
+  put("error_rate", share(errors, n), fmt::format("{} failed", errors));
+  if (!in_len.empty()) {
+    auto s = core::summarize(in_len);
+    put("input_len_mean", s.mean);
+    put("input_len_p50", s.p50);
+    put("input_len_p99", s.p99);
+    put("longest_input_tokens", s.max);
+  }
+  if (!out_len.empty()) {
+    auto s = core::summarize(out_len);
+    put("output_len_mean", s.mean, "ok requests");
+    put("output_len_p50", s.p50, "ok requests");
+    put("one_token_output_share", share(one_token, out_len.size()), fmt::format("{} of {} ok requests generated 1 token", one_token, out_len.size()));
+  }
+  if (!ttft.empty()) {
+    put("ttft_p50_s", *core::quantile(ttft, 0.5), "ok requests");
+    put("ttft_p99_s", *core::quantile(ttft, 0.99), "ok requests");
+  }
+  if (!tpot.empty()) {
+    put("tpot_p50_s", *core::quantile(tpot, 0.5), "(e2e - ttft) / (output - 1)");
+    put("tpot_p99_s", *core::quantile(tpot, 0.99), "(e2e - ttft) / (output - 1)");
+  }
+  if (!e2e.empty()) put("e2e_p99_s", *core::quantile(e2e, 0.99), "ok requests");
+  if (n >= 2 && t_last_arrival > t_first) put("request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span");
+  if (!out_len.empty() && t_end > t_first) {
+    double sum = 0;
+    for (double v : out_len) sum += v;
+    put("output_tokens_per_s", sum / (t_end - t_first), fmt::format("output tokens / {:.0f} s from first arrival to last completion", t_end - t_first));
+  }
+  if (!temps.empty()) {
+    double sum = 0;
+    for (double v : temps) sum += v;
+    put("temperature_mean", sum / static_cast<double>(temps.size()));
+  }
+  if (with_eos_flag) put("ignore_eos_share", share(ignore_eos, n));
+
+  // The cap most answers ran into: the most common max_tokens; without max_tokens in the
+  // records, the most common output length when it is also the longest one (answers pile up at
+  // a limit the records do not state).
+  std::optional<int64_t> cap;
+  std::string cap_how;
+  if (!max_tokens_count.empty()) {
+    auto it = std::max_element(max_tokens_count.begin(), max_tokens_count.end(),
+                               [](auto& a, auto& b) { return a.second < b.second; });
+    cap = it->first;
+    cap_how = "most common max_tokens";
+  } else if (!out_len_count.empty()) {
+    auto it = std::max_element(out_len_count.begin(), out_len_count.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    // Every answer the same length is a pinned-length benchmark (ignore_eos), not a cutoff.
+    if (it->first == longest_output && it->first >= th.get("load.max_tokens_min") && it->second >= 2 &&
+        out_len_count.size() > 1) {
+      cap = it->first;
+      cap_how = "no max_tokens in the records: the most common output length, which is also the longest";
+    }
+  }
+  if (cap && !out_len.empty()) {
+    size_t at_cap = 0;
+    for (double v : out_len) at_cap += static_cast<int64_t>(v) == *cap;
+    put("max_tokens_mode", static_cast<double>(*cap), cap_how);
+    put("output_len_max_share", share(at_cap, out_len.size()),
+        fmt::format("{} of {} ok requests generated exactly {} tokens", at_cap, out_len.size(), *cap));
+  }
+
+  put("timeout_error_share", share(timeouts, n), fmt::format("{} timed out", timeouts));
+  put("stream_break_share", share(breaks, n), fmt::format("{} broken mid-stream", breaks));
+  put("retry_duplicate_share", share(retries, n), fmt::format("{} retried ids", retries));
+  if (!timeout_durations.empty()) {
+    // The densest +-5% window of timed-out durations: a gateway deadline shows as one spike.
+    std::sort(timeout_durations.begin(), timeout_durations.end());
+    size_t best = 0, best_lo = 0, lo = 0;
+    for (size_t hi = 0; hi < timeout_durations.size(); ++hi) {
+      while (timeout_durations[lo] < timeout_durations[hi] * (0.95 / 1.05)) ++lo;
+      if (hi - lo + 1 > best) { best = hi - lo + 1; best_lo = lo; }
+    }
+    std::span<const double> window(timeout_durations.data() + best_lo, best);
+    put("timeout_cluster_s", *core::quantile_sorted(window, 0.5), "median duration of the densest +-5% cluster of timeouts");
+    put("timeout_cluster_share", share(best, timeout_durations.size()),
+        fmt::format("{} of {} timeouts within +-5% of one duration", best, timeout_durations.size()));
+  }
+}
+
+void summarize_events(const core::Evidence& ev, IndicatorMap& out) {
+  if (ev.events.empty()) return;
+  std::map<core::EventKind, std::pair<size_t, std::string>> count;  // count, first source
+  size_t startup_oom = 0;
+  std::optional<double> kv_log;
+  std::string kv_src;
+  bool served = !ev.requests.empty();
+  for (const auto& s : ev.engine_samples)
+    if ((s.generation_tokens_total && *s.generation_tokens_total > 0) || (s.running && *s.running > 0)) served = true;
+  for (const auto& e : ev.events) {
+    auto& c = count[e.kind];
+    if (c.first++ == 0) c.second = e.source;
+    if (e.kind == core::EventKind::oom) {
+      auto ph = e.labels.find("phase");
+      auto cause = e.labels.find("cause");
+      if ((ph != e.labels.end() && ph->second == "startup") || (cause != e.labels.end() && cause->second == "no_kv_memory") ||
+          (ph == e.labels.end() && !served))
+        ++startup_oom;
+    }
+    if (e.kind == core::EventKind::startup_memory) {
+      if (auto f = e.fields.find("kv_tokens"); f != e.fields.end()) {
+        kv_log = f->second;  // the last start in the log is the one serving
+        kv_src = e.source;
+      }
+    }
+  }
+  auto put_count = [&](const char* name, core::EventKind k) {
+    auto it = count.find(k);
+    const size_t c = it == count.end() ? 0 : it->second.first;
+    out[name] = Indicator{static_cast<double>(c), c ? fmt::format("logs: {} event(s), first at {}", c, it->second.second)
+                                                    : "logs: none seen"};
+  };
+  put_count("oom_events", core::EventKind::oom);
+  put_count("preemption_events", core::EventKind::preemption);
+  put_count("truncation_events", core::EventKind::context_truncated);
+  put_count("max_len_exceeds_kv_events", core::EventKind::max_len_exceeds_kv);
+  put_count("engine_dead_events", core::EventKind::engine_dead);
+  put_count("kv_cache_full_events", core::EventKind::kv_cache_full);
+  out["startup_oom_events"] = Indicator{static_cast<double>(startup_oom), "logs: OOM before any request was served"};
+  if (kv_log) {
+    out["kv_capacity_tokens_log"] = Indicator{*kv_log, "log: " + kv_src};
+    if (!out.count("kv_capacity_tokens")) out["kv_capacity_tokens"] = out["kv_capacity_tokens_log"];
+  }
+}
+
+void summarize_outputs(const std::vector<std::string>& outputs, const Thresholds& th, IndicatorMap& out) {
+  if (outputs.empty()) return;
+  size_t markers = 0, repetitive = 0, garbled = 0;
+  std::string first_marker;
+  const double rep = th.get("numeric.repeated_ngram_fraction");
+  for (const auto& o : outputs) {
+    if (auto m = template_marker(o); !m.empty()) {
+      if (markers++ == 0) first_marker = std::string(m);
+    }
+    if (repeated_ngram_fraction(o) >= rep) ++repetitive;
+    if (is_garbled(o)) ++garbled;
+  }
+  const size_t n = outputs.size();
+  const std::string src = fmt::format("outputs ({} sampled texts)", n);
+  out["outputs_count"] = Indicator{static_cast<double>(n), src};
+  out["template_marker_share"] = Indicator{share(markers, n), markers ? fmt::format("{}: {} contain raw markers, first \"{}\"", src, markers, first_marker)
+                                                                      : src + ": no raw chat markers"};
+  out["repetitive_output_share"] = Indicator{share(repetitive, n), fmt::format("{}: {} repeat a word 4-gram for >= {:.0f}% of their text", src, repetitive, rep * 100)};
+  out["garbled_output_share"] = Indicator{share(garbled, n), fmt::format("{}: {} garbled", src, garbled)};
+}
+
+}  // namespace llmtriage::diagnose

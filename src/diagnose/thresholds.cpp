@@ -1,0 +1,168 @@
+// The one threshold table (docs/rules.md lists each with the rule that reads it), --thresholds
+// files, and --slo specs.
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+#include <string_view>
+
+#include "diagnose/diagnose.h"
+
+namespace llmtriage::diagnose {
+
+namespace {
+
+struct Row {
+  const char* name;
+  double value;
+};
+
+// One section per layer, in traversal order. Names are "<section>.<what>"; units are in the
+// name or in docs/rules.md (ratios and shares are fractions).
+constexpr Row kTable[] = {
+    // traversal: symptom detection and triangulation
+    {"traverse.throughput_shortfall_ratio", 0.6},  // output tok/s below this x the benchmark's
+    {"triangulate.rel_tolerance", 0.15},           // metrics/logs/ledger agree within +-15%
+    {"triangulate.confidence_boost", 0.15},        // added to a finding's confidence on agreement
+
+    // load
+    {"load.length_shift_ratio", 1.5},         // mean length now/baseline >= this (or <= 1/this)
+    {"load.rate_increase_ratio", 1.5},        // request rate now/baseline >= this
+    {"load.temperature_delta", 0.2},          // |temperature now - baseline| >= this
+    {"load.one_token_share", 0.5},            // share of requests with exactly 1 output token
+    {"load.max_tokens_cutoff_share", 0.5},    // share of outputs ending exactly at max_tokens
+    {"load.max_tokens_min", 16},              // a cap below this is a deliberate short answer
+    {"load.prefix_hit_drop_ratio", 0.5},      // hit rate now < this x baseline
+    {"load.prefix_min_baseline_hit", 0.2},    // the baseline hit rate must have been worth losing
+    {"load.length_stable_ratio", 1.2},        // prompts "kept their length": within this ratio
+    {"load.benchmark_shortfall_ratio", 0.6},  // output tok/s below this x the benchmark's
+    {"load.mix_explains_min", 0.3},           // the mix must explain at least this share of the gap
+
+    // scheduling_capacity (analyze_scheduling.cpp)
+    {"sched.waiting_deep", 10},           // requests waiting (window mean)
+    {"sched.kv_near_full", 0.9},          // KV usage fraction
+    {"sched.preemption_rate_per_s", 0.5}, // preemptions per second
+    {"sched.waiting_idle", 1},            // "queue empty": waiting (p50) at most this
+    {"sched.long_prompt_tokens", 4096},   // a prompt this long blocks a step when prefilled whole
+    {"sched.prefix_hit_drop_ratio", 0.5}, // hit rate now < this x baseline
+    {"sched.prefix_min_baseline_hit", 0.2},  // the baseline hit rate must have been worth losing
+    {"sched.prefix_hit_floor", 0.05},     // below: a varying prefix (load layer) fits better than routing
+    {"sched.batch_running_share", 0.75},  // running >= this x max_num_seqs is a large batch
+    {"sched.batch_running_min", 64},      // large batch when max_num_seqs is unknown
+    {"sched.oom_kv_low", 0.8},            // runtime OOM with KV usage (max) below this: not the pool
+
+    // operator_hardware (analyze_hardware.cpp)
+    {"hw.power_ratio_high", 0.95},  // power / limit
+    {"hw.clock_ratio_low", 0.85},   // SM clock / max
+    {"hw.temp_high_c", 85},         // degrees C; H100/A100 slow down near 87-90 C (NVML slowdown temp)
+    {"hw.util_spread_high", 0.3},   // max - min per-GPU utilization across TP ranks
+    {"hw.power_ratio_low", 0.6},    // power / limit "far below the cap"
+
+    // numeric_parameter
+    {"numeric.truncation_events", 1},           // context_truncated events
+    {"numeric.pinned_input_share", 0.05},       // share of prompts at max_model_len
+    {"numeric.template_marker_share", 0.05},    // share of outputs with raw chat markers
+    {"numeric.repeated_ngram_fraction", 0.5},   // an output is repetitive above this
+    {"numeric.repetitive_output_share", 0.2},   // share of repetitive outputs
+    {"numeric.garbled_output_share", 0.2},      // share of garbled outputs (replacement chars, no words)
+
+    // gateway_client
+    {"gateway.timeout_error_share", 0.01},   // share of requests failed by a timeout
+    {"gateway.timeout_cluster_share", 0.5},  // share of timeouts within 5% of one duration
+    {"gateway.retry_rate", 0.1},             // share of requests that are retries
+    {"gateway.stream_break_share", 0.01},    // share of streams broken mid-body
+};
+
+std::string_view trim(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) v.remove_suffix(1);
+  return v;
+}
+
+std::optional<double> number(std::string_view s) {
+  double v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+std::string known(const std::map<std::string, double>& m) {
+  std::string s;
+  for (const auto& [k, v] : m) {
+    if (!s.empty()) s += ", ";
+    s += k;
+  }
+  return s;
+}
+
+}  // namespace
+
+double Thresholds::get(const std::string& name) const {
+  auto it = values.find(name);
+  if (it == values.end()) throw std::logic_error("diagnose: threshold '" + name + "' is not in the table (thresholds.cpp)");
+  return it->second;
+}
+
+Thresholds default_thresholds() {
+  Thresholds t;
+  for (const Row& r : kTable) t.values[r.name] = r.value;
+  return t;
+}
+
+core::Status load_thresholds(Thresholds& t, const std::string& text, const std::string& where) {
+  size_t line_no = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    std::string_view line(text.data() + pos, nl - pos);
+    pos = nl + 1;
+    ++line_no;
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    const std::string at = where + ":" + std::to_string(line_no);
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos)
+      return core::make_error(core::ErrorKind::input, at, "name = value", std::string(line));
+    const std::string name(trim(line.substr(0, eq)));
+    const auto value = number(trim(line.substr(eq + 1)));
+    if (!t.values.count(name))
+      return core::make_error(core::ErrorKind::input, at, "a known threshold name", name,
+                              "known: " + known(t.values) + " (docs/rules.md)");
+    if (!value)
+      return core::make_error(core::ErrorKind::input, at, "a number for " + name,
+                              std::string(trim(line.substr(eq + 1))));
+    t.values[name] = *value;
+  }
+  return core::ok_status();
+}
+
+core::Status parse_slo(Slo& slo, const std::string& spec) {
+  std::string_view rest(spec);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    std::string_view item = trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    const std::string expected = "NAME=VALUE with NAME one of ttft_p99_s, tpot_p99_s, e2e_p99_s, error_rate";
+    if (eq == std::string_view::npos)
+      return core::make_error(core::ErrorKind::usage, "--slo", expected, std::string(item));
+    const std::string name(trim(item.substr(0, eq)));
+    const auto v = number(trim(item.substr(eq + 1)));
+    double* target = name == "ttft_p99_s"   ? &slo.ttft_p99_s
+                     : name == "tpot_p99_s" ? &slo.tpot_p99_s
+                     : name == "e2e_p99_s"  ? &slo.e2e_p99_s
+                     : name == "error_rate" ? &slo.error_rate
+                                            : nullptr;
+    if (!target) return core::make_error(core::ErrorKind::usage, "--slo", expected, name);
+    if (!v || *v <= 0 || (name == "error_rate" && *v > 1))
+      return core::make_error(core::ErrorKind::usage, "--slo",
+                              name == "error_rate" ? "a fraction in (0, 1] for error_rate" : "a number of seconds > 0 for " + name,
+                              std::string(trim(item.substr(eq + 1))));
+    *target = *v;
+  }
+  return core::ok_status();
+}
+
+}  // namespace llmtriage::diagnose

@@ -1,0 +1,192 @@
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "diagnose/indicators.h"
+
+namespace llmtriage::diagnose {
+namespace {
+
+core::EngineSample sample(double t, const std::string& engine, double running, double waiting, double kv, double preempt,
+                          double finished, double gen) {
+  core::EngineSample s;
+  s.t_s = t;
+  s.engine_index = engine;
+  s.running = running;
+  s.waiting = waiting;
+  s.kv_usage = kv;
+  s.preemptions_total = preempt;
+  s.requests_finished_total = finished;
+  s.generation_tokens_total = gen;
+  return s;
+}
+
+core::Histogram hist(std::vector<double> counts) {
+  core::Histogram h;
+  h.upper_bounds = {0.1, 1, 10, std::numeric_limits<double>::infinity()};
+  h.cumulative_counts = std::move(counts);
+  h.count = h.cumulative_counts.back();
+  return h;
+}
+
+TEST(Indicators, CountersBecomeRatesPerSeriesAndResetsCountFromZero) {
+  DiagnoseInput in;
+  // Engine "0": preemptions 10 -> 30 -> (restart) 5 over 20 s: increase 20 + 5 = 25.
+  in.now.engine_samples.push_back(sample(0, "0", 10, 0, 0.5, 10, 100, 1000));
+  in.now.engine_samples.push_back(sample(10, "0", 20, 4, 0.9, 30, 150, 6000));
+  in.now.engine_samples.push_back(sample(20, "0", 30, 8, 1.0, 5, 10, 500));
+  // Engine "1": steady, no preemptions, 20 requests over 20 s.
+  in.now.engine_samples.push_back(sample(0, "1", 2, 0, 0.1, 0, 0, 0));
+  in.now.engine_samples.push_back(sample(20, "1", 4, 0, 0.3, 0, 20, 2000));
+  const auto ind = build_indicators(in);
+  EXPECT_DOUBLE_EQ(*ind.get("preemptions_total"), 25);
+  EXPECT_DOUBLE_EQ(*ind.get("preemptions_per_s"), 25.0 / 20);
+  // Requests: engine 0: 50 + 10 (after reset) = 60 over 20 s; engine 1: 20 over 20 s -> 4 req/s.
+  EXPECT_DOUBLE_EQ(*ind.get("request_rate"), 4.0);
+  EXPECT_DOUBLE_EQ(*ind.get("output_tokens_per_s"), (5000 + 500) / 20.0 + 2000 / 20.0);
+  EXPECT_DOUBLE_EQ(*ind.get("running"), (20 + 3) / 2.0);  // mean per engine, averaged over engines
+  EXPECT_DOUBLE_EQ(*ind.get("waiting_max"), 8);
+  EXPECT_DOUBLE_EQ(*ind.get("kv_usage_max"), 1.0);
+  EXPECT_NEAR(*ind.get("kv_usage_mean"), (0.5 + 0.9 + 1.0 + 0.1 + 0.3) / 5, 1e-12);
+  EXPECT_DOUBLE_EQ(*ind.get("replicas"), 2);
+  EXPECT_NE(ind.find("preemptions_total")->source.find("1 counter reset"), std::string::npos);
+}
+
+TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {
+  DiagnoseInput in;
+  auto a = sample(0, "", 1, 0, 0, 0, 0, 0);
+  auto b = sample(30, "", 1, 0, 0, 0, 0, 0);
+  // Before the window: 1000 fast requests (<= 0.1 s). In the window: 100 requests all in (1, 10].
+  a.ttft_s = hist({1000, 1000, 1000, 1000});
+  b.ttft_s = hist({1000, 1000, 1100, 1100});
+  in.now.engine_samples = {a, b};
+  const auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("ttft_p50_s"));
+  EXPECT_GT(*ind.get("ttft_p50_s"), 1.0);  // since-start would say 0.05
+  EXPECT_NEAR(*ind.get("ttft_p99_s"), 1 + 9 * 0.99, 1e-9);
+}
+
+TEST(Indicators, GpuSpreadPowerRatioAndThrottleReasons) {
+  DiagnoseInput in;
+  for (int t = 0; t < 2; ++t)
+    for (int g = 0; g < 2; ++g) {
+      core::GpuSample s;
+      s.t_s = t;
+      s.index = g;
+      s.util = g == 0 ? 0.9 : 0.3;
+      s.power_w = 350;
+      s.power_limit_w = 700;
+      s.sm_clock_mhz = 1980;
+      s.max_sm_clock_mhz = 1980;
+      s.temp_c = g == 0 ? 60 : 70;
+      if (g == 1) s.throttle_names = {"sw_thermal_slowdown"};
+      in.now.gpu_samples.push_back(s);
+    }
+  const auto ind = build_indicators(in);
+  EXPECT_NEAR(*ind.get("gpu_util_spread"), 0.6, 1e-12);
+  EXPECT_DOUBLE_EQ(*ind.get("power_ratio"), 0.5);
+  EXPECT_DOUBLE_EQ(*ind.get("clock_ratio"), 1.0);
+  EXPECT_DOUBLE_EQ(*ind.get("temp_c"), 70);
+  EXPECT_EQ(*ind.get("throttle_thermal"), 1);
+  EXPECT_EQ(*ind.get("throttle_power"), 0);
+}
+
+core::RequestRecord rec(const std::string& id, double arrival, int64_t in, int64_t out, double ttft, double e2e) {
+  core::RequestRecord r;
+  r.id = id;
+  r.arrival_s = arrival;
+  r.input_tokens = in;
+  r.output_tokens = out;
+  r.ttft_s = ttft;
+  r.e2e_s = e2e;
+  return r;
+}
+
+TEST(Indicators, RecordsLengthsLatenciesCapsAndErrorCategories) {
+  DiagnoseInput in;
+  in.now.deployment.settings.max_model_len = 4096;
+  for (int i = 0; i < 8; ++i) {
+    auto r = rec("r" + std::to_string(i), i, 4096, 256, 0.5, 0.5 + 255 * 0.02);
+    r.max_tokens = 256;
+    in.now.requests.push_back(r);
+  }
+  in.now.requests.push_back(rec("r8", 8, 100, 1, 0.1, 0.1));
+  auto t1 = rec("r9", 9, 100, 0, 0, 0);
+  t1.status = core::RequestStatus::error;
+  t1.error_category = "timeout_ttfb";
+  t1.e2e_s = 5.0;
+  t1.ttft_s.reset();
+  auto t2 = t1;
+  t2.id = "r9#1";
+  t2.e2e_s = 5.1;
+  auto br = rec("r11", 10, 100, 0, 0.2, 3);
+  br.status = core::RequestStatus::error;
+  br.error_category = "incomplete_stream";
+  in.now.requests.insert(in.now.requests.end(), {t1, t2, br});
+  const auto ind = build_indicators(in);
+  EXPECT_EQ(*ind.get("records_count"), 12);
+  EXPECT_EQ(*ind.get("records_ok"), 9);
+  EXPECT_DOUBLE_EQ(*ind.get("error_rate"), 3.0 / 12);
+  EXPECT_DOUBLE_EQ(*ind.get("max_tokens_mode"), 256);
+  EXPECT_DOUBLE_EQ(*ind.get("output_len_max_share"), 8.0 / 9);
+  EXPECT_DOUBLE_EQ(*ind.get("one_token_output_share"), 1.0 / 9);
+  EXPECT_DOUBLE_EQ(*ind.get("timeout_error_share"), 2.0 / 12);
+  EXPECT_NEAR(*ind.get("timeout_cluster_s"), 5.05, 1e-9);
+  EXPECT_DOUBLE_EQ(*ind.get("timeout_cluster_share"), 1.0);
+  EXPECT_DOUBLE_EQ(*ind.get("stream_break_share"), 1.0 / 12);
+  EXPECT_DOUBLE_EQ(*ind.get("retry_duplicate_share"), 1.0 / 12);
+  EXPECT_NEAR(*ind.get("tpot_p50_s"), 0.02, 1e-12);
+  EXPECT_DOUBLE_EQ(*ind.get("longest_input_tokens"), 4096);
+  EXPECT_DOUBLE_EQ(*ind.get("inputs_at_max_model_len_share"), 8.0 / 12);
+  EXPECT_DOUBLE_EQ(*ind.get("request_rate"), 11.0 / 10);
+}
+
+TEST(Indicators, EventsSettingsOutputsAndObservationsOverride) {
+  DiagnoseInput in;
+  core::Event kv;
+  kv.kind = core::EventKind::startup_memory;
+  kv.source = "vllm.log:12";
+  kv.fields["kv_tokens"] = 120000;
+  core::Event oom;
+  oom.kind = core::EventKind::oom;
+  oom.source = "vllm.log:40";
+  oom.labels["phase"] = "runtime";
+  core::Event trunc;
+  trunc.kind = core::EventKind::context_truncated;
+  in.now.events = {kv, oom, trunc, trunc};
+  in.now.deployment.settings.tensor_parallel_size = 2;
+  in.now.deployment.settings.enable_chunked_prefill = false;
+  in.now.deployment.settings.kv_cache_dtype = "fp8_e4m3";
+  in.now.outputs = {"<|im_start|>assistant Hello", "fine answer", "ok"};
+  in.now.engine_samples.push_back(sample(0, "", 5, 40, 0.97, 0, 0, 0));
+  ASSERT_TRUE(add_observation(in.observations, "waiting=3", "--observe").ok());
+  ASSERT_TRUE(add_observation(in.observations, "baseline_input_len_mean=300", "--observe").ok());
+  const auto ind = build_indicators(in);
+  EXPECT_EQ(*ind.get("kv_capacity_tokens"), 120000);
+  EXPECT_EQ(ind.find("kv_capacity_tokens_log")->source, "log: vllm.log:12");
+  EXPECT_EQ(*ind.get("oom_events"), 1);
+  EXPECT_EQ(*ind.get("startup_oom_events"), 0);
+  EXPECT_EQ(*ind.get("truncation_events"), 2);
+  EXPECT_EQ(*ind.get("tp"), 2);
+  EXPECT_EQ(*ind.get("chunked_prefill"), 0);
+  EXPECT_EQ(*ind.get("kv_cache_quantized"), 1);
+  EXPECT_NEAR(*ind.get("template_marker_share"), 1.0 / 3, 1e-12);
+  EXPECT_EQ(*ind.get("waiting"), 3);
+  EXPECT_EQ(ind.find("waiting")->source, "observe waiting=3");
+  EXPECT_EQ(ind.replaced.at("waiting").value, 40);
+  EXPECT_EQ(*ind.base("input_len_mean"), 300);
+  const auto item = ind.item("waiting", 10, ">=");
+  EXPECT_EQ(item.unit, "requests");
+  EXPECT_EQ(*item.threshold, 10);
+  EXPECT_EQ(ind.item("nothing_here").source, "not measured");
+}
+
+TEST(Indicators, NothingGivenNothingInvented) {
+  DiagnoseInput in;
+  const auto ind = build_indicators(in);
+  EXPECT_TRUE(ind.now.empty());
+  EXPECT_TRUE(ind.baseline.empty());
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose

@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include "analyzer_fixture.h"
+
+namespace llmtriage::diagnose {
+namespace {
+
+using testing::RuleCase;
+using S = LayerVerdict::State;
+
+const RuleCase kCases[] = {
+    {"nothing", {}, {}, {}, {}, S::not_judged},
+    {"input_grew_16x", {{"input_len_mean", 5000}, {"ttft_p50_s", 4}}, {{"input_len_mean", 300}, {"ttft_p50_s", 0.5}},
+     {Symptom::ttft_spike}, {"input_length_shift"}, S::at_fault},
+    {"input_within_ratio", {{"input_len_mean", 360}}, {{"input_len_mean", 300}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"output_grew", {{"output_len_mean", 900}}, {{"output_len_mean", 300}}, {Symptom::throughput_low}, {"output_length_shift"}, S::at_fault},
+    {"rate_doubled", {{"request_rate", 20}}, {{"request_rate", 10}}, {Symptom::ttft_spike}, {"request_rate_increase"}, S::at_fault},
+    {"rate_up_a_little", {{"request_rate", 12}}, {{"request_rate", 10}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"temperature_changed", {{"temperature_mean", 0}, {"input_len_mean", 300}}, {{"temperature_mean", 0.7}, {"input_len_mean", 300}},
+     {Symptom::output_quality}, {"sampling_params_changed"}, S::at_fault},
+    {"one_token", {{"one_token_output_share", 0.9}}, {}, {Symptom::throughput_low}, {"one_token_outputs"}, S::at_fault},
+    {"max_tokens_cut", {{"output_len_max_share", 0.8}, {"max_tokens_mode", 256}}, {}, {Symptom::output_quality},
+     {"default_max_tokens_cutoff"}, S::at_fault},
+    {"max_tokens_pinned_by_benchmark", {{"output_len_max_share", 1}, {"max_tokens_mode", 256}, {"ignore_eos_share", 1}}, {},
+     {}, {}, S::cleared},
+    {"tiny_cap_is_deliberate", {{"output_len_max_share", 1}, {"max_tokens_mode", 8}}, {}, {}, {}, S::cleared},
+    {"prefix_defeated", {{"prefix_cache_hit_rate", 0.05}, {"input_len_mean", 2000}}, {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2050}},
+     {Symptom::ttft_spike}, {"prefix_defeated_by_varying_prefix"}, S::at_fault},
+    {"prefix_drop_with_longer_prompts_is_a_length_shift", {{"prefix_cache_hit_rate", 0.05}, {"input_len_mean", 6000}},
+     {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {"input_length_shift"}, S::at_fault},
+    {"prefix_low_in_baseline_too", {{"prefix_cache_hit_rate", 0.02}}, {{"prefix_cache_hit_rate", 0.1}}, {Symptom::ttft_spike}, {}, S::cleared},
+};
+
+class LoadRules : public ::testing::TestWithParam<RuleCase> {};
+
+TEST_P(LoadRules, FindsWhatTheTableSays) {
+  const RuleCase& c = GetParam();
+  const auto r = testing::run_rule(analyze_load, c);
+  EXPECT_EQ(testing::ids(r), c.expect_ids);
+  EXPECT_EQ(r.verdict.state, c.state) << to_string(r.verdict.state) << " " << r.verdict.why;
+  testing::expect_well_formed(r, Layer::load);
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, LoadRules, ::testing::ValuesIn(kCases), [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Load, InputShiftStatesTheShareOfTheTtftRiseItExplains) {
+  RuleCase c{"x", {{"input_len_mean", 600}, {"ttft_p50_s", 2.0}, {"chunked_prefill", 0}},
+             {{"input_len_mean", 300}, {"ttft_p50_s", 0.5}}, {Symptom::ttft_spike}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c);
+  ASSERT_EQ(r.findings.size(), 1u);
+  const auto& f = r.findings[0];
+  EXPECT_EQ(f.severity, Severity::warning);
+  EXPECT_EQ(f.symptom, Symptom::ttft_spike);
+  ASSERT_TRUE(f.explains);
+  EXPECT_NEAR(*f.explains, (2.0 - 1) / (4.0 - 1), 1e-12);  // 2x prompts, 4x TTFT
+  ASSERT_FALSE(f.remedies.empty());
+  EXPECT_EQ(f.remedies[0].change, "enable-chunked-prefill");
+}
+
+TEST(Load, WithoutBaselineSaysSoButJudgesArtifacts) {
+  RuleCase c{"x", {{"input_len_mean", 600}, {"one_token_output_share", 0.95}}, {}, {}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c);
+  EXPECT_EQ(testing::ids(r), std::set<std::string>{"one_token_outputs"});
+  EXPECT_NE(r.verdict.why.find("not judged against a baseline"), std::string::npos);
+  EXPECT_EQ(r.findings[0].severity, Severity::info);  // no reported symptom it explains
+}
+
+TEST(Load, SeveralReplicasLowerTheVaryingPrefixConfidence) {
+  RuleCase one{"x", {{"prefix_cache_hit_rate", 0.05}, {"input_len_mean", 2000}}, {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}},
+               {Symptom::ttft_spike}, {}, S::at_fault};
+  RuleCase four = one;
+  four.now["replicas"] = 4;
+  const auto a = testing::run_rule(analyze_load, one);
+  const auto b = testing::run_rule(analyze_load, four);
+  ASSERT_EQ(a.findings.size(), 1u);
+  ASSERT_EQ(b.findings.size(), 1u);
+  EXPECT_GT(a.findings[0].confidence, b.findings[0].confidence);
+}
+
+TEST(Load, BenchmarkMixShareIsQuantifiedWithTheSimulator) {
+  DiagnoseInput in;
+  in.now.deployment.model = "meta-llama/Llama-3.1-8B-Instruct";
+  in.now.deployment.gpu = "H100-SXM";
+  in.now.deployment.settings.max_model_len = 32768;
+  RuleCase c{"x", {{"output_tokens_per_s", 2000}, {"expected_output_tokens_per_s", 12000}, {"input_len_mean", 6000}, {"output_len_mean", 150}},
+             {}, {Symptom::throughput_low}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c, in);
+  ASSERT_EQ(testing::ids(r), std::set<std::string>{"benchmark_mix_mismatch"});
+  const auto& f = r.findings[0];
+  ASSERT_TRUE(f.explains);
+  EXPECT_GT(*f.explains, 0.3);
+  EXPECT_LE(*f.explains, 1.0);
+  EXPECT_EQ(f.remedies[0].basis, "sim");
+  testing::expect_well_formed(r, Layer::load);
+  // The same shortfall on a decode-heavy mix is not explained by the mix.
+  RuleCase d = c;
+  d.now["input_len_mean"] = 200;
+  d.now["output_len_mean"] = 800;
+  EXPECT_TRUE(testing::run_rule(analyze_load, d, in).findings.empty());
+  // Without a model and GPU the share cannot be quantified: no finding.
+  EXPECT_TRUE(testing::run_rule(analyze_load, c).findings.empty());
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
