@@ -12,6 +12,7 @@ Command make_records_summary_command();
 Command make_bench_command();
 Command make_capacity_command();
 Command make_ab_command();
+Command make_diagnose_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -24,6 +25,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_bench_command());
   c.push_back(make_capacity_command());
   c.push_back(make_ab_command());
+  c.push_back(make_diagnose_command());
   return c;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "report/diagnose_format.h"
 
 namespace llmtriage::report {
@@ -30,12 +32,14 @@ struct Style {
   }
 };
 
-// Greedy word wrap; every line starts with `indent`.
-std::string wrap(const std::string& text, size_t width, const std::string& indent) {
+// Greedy word wrap; the first line starts with `first`, the others with `indent`.
+std::string wrap(const std::string& text, size_t width, const std::string& indent, const std::string& first) {
   std::string out, line;
   size_t i = 0;
+  const std::string* lead = &first;
   auto flush = [&]() {
-    if (!line.empty()) out += indent + line + "\n";
+    if (!line.empty()) out += *lead + line + "\n";
+    lead = &indent;
     line.clear();
   };
   while (i < text.size()) {
@@ -51,12 +55,16 @@ std::string wrap(const std::string& text, size_t width, const std::string& inden
     size_t j = i;
     while (j < text.size() && text[j] != ' ' && text[j] != '\n') ++j;
     std::string word = text.substr(i, j - i);
-    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) flush();
+    if (!line.empty() && lead->size() + line.size() + 1 + word.size() > width) flush();
     line += (line.empty() ? "" : " ") + word;
     i = j;
   }
   flush();
   return out;
+}
+
+std::string wrap(const std::string& text, size_t width, const std::string& indent) {
+  return wrap(text, width, indent, indent);
 }
 
 std::string finding_tags(const Finding& f, const Style& st) {
@@ -189,9 +197,18 @@ std::string render_text(const Report& r, const TextOptions& opt) {
                 opt.width, "  ");
     }
   }
-  if (!r.missing.empty()) {
+  // Missing evidence, less what the "Not judged" section already says.
+  std::vector<std::string> missing;
+  for (const auto& m : r.missing) {
+    bool said = false;
+    for (const auto& l : r.layers)
+      said |= l.state == LayerVerdict::State::not_judged &&
+              m.rfind(std::string(diagnose::to_string(l.layer)) + ": not judged", 0) == 0;
+    if (!said) missing.push_back(m);
+  }
+  if (!missing.empty()) {
     o += "\n" + heading("Missing evidence", opt, st);
-    for (const auto& m : r.missing) o += wrap(m, opt.width, "  - ");
+    for (const auto& m : missing) o += wrap(m, opt.width, "    ", "  - ");
   }
 
   // Inputs.

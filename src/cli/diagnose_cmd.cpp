@@ -1,0 +1,133 @@
+// `llmtriage diagnose`: the layered diagnosis. Gathers whatever evidence is at hand
+// (cli/diagnose_inputs), runs diagnose::diagnose, and prints the report (src/report) for a
+// terminal, as Markdown or as JSON (docs/diagnose-json.md). Exit 1 when a finding at warning or
+// above exists; 2 when no evidence at all could be read or a flag is wrong.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <ostream>
+
+#include "cli/command.h"
+#include "cli/diagnose_inputs.h"
+#include "core/exit_code.h"
+#include "core/progress.h"
+#include "diagnose/diagnose.h"
+#include "report/diagnose_json.h"
+#include "report/diagnose_markdown.h"
+#include "report/diagnose_text.h"
+
+namespace llmtriage::cli {
+namespace {
+
+struct DiagOpts {
+  DiagnoseFlags flags;
+  bool markdown = false;
+  std::string color = "auto";
+};
+
+// Colors and layer headings only for a person at a terminal (NO_COLOR and TERM=dumb respected).
+bool use_tty_style(const std::string& mode, const Context& ctx) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  if (&ctx.out != &std::cout || !::isatty(STDOUT_FILENO)) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return !(no_color && *no_color) && !(term && std::string(term) == "dumb");
+}
+
+int run_diagnose(DiagOpts& o, Context& ctx) {
+  if (o.color != "auto" && o.color != "always" && o.color != "never")
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--color", "auto, always or never", o.color));
+  if (ctx.json && o.markdown)
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--json/--markdown", "one output format", "both"));
+
+  core::Progress progress("diagnose");
+  const int total = [&] {
+    auto w = parse_duration_s(o.flags.window), i = parse_duration_s(o.flags.interval);
+    return w && i && *i > 0 ? static_cast<int>(*w / *i + 1e-9) + 1 : 0;
+  }();
+  auto gathered = gather_inputs(o.flags, [&](const collect::Snapshot& s) {
+    size_t ok = 0;
+    for (const auto& sc : s.scrapes) ok += sc.ok;
+    progress.update(std::to_string(s.scrapes.size()) + "/" + std::to_string(total) + " scrapes, " + std::to_string(ok) + " ok");
+  });
+  progress.done();
+  if (!gathered) return fail(ctx, gathered.error());
+  Gathered& g = *gathered;
+  for (const auto& w : g.warnings) ctx.err << "llmtriage diagnose: warning: " << w << "\n";
+  if (!g.any_evidence) {
+    std::string why;
+    for (const auto& n : g.input.now.inputs)
+      why += "\n  " + n.kind + " " + n.source + ": " + (n.ok ? "read, but holds no evidence" : n.note);
+    if (g.input.snapshot_path) why += "\n  (the snapshot was kept at " + *g.input.snapshot_path + ")";
+    ctx.err << "llmtriage diagnose: error: no evidence could be read from any input:" << why << "\n";
+    return core::kExitUsage;
+  }
+
+  diagnose::Report report = diagnose::diagnose(g.input);
+  if (ctx.json) {
+    ctx.out << report::to_json(report).dump(2) << "\n";
+  } else if (o.markdown) {
+    ctx.out << report::render_markdown(report);
+  } else {
+    report::TextOptions to;
+    to.color = to.headings = use_tty_style(o.color, ctx);
+    ctx.out << report::render_text(report, to);
+  }
+  return report.exit_code();
+}
+
+}  // namespace
+
+Command make_diagnose_command() {
+  auto o = std::make_shared<DiagOpts>();
+  DiagnoseFlags& f = o->flags;
+  Command c;
+  c.path = "diagnose";
+  c.summary = "locate why a service is out of memory, slow at the tail or below its benchmark, layer by layer, "
+              "and what to change";
+  c.example =
+      "llmtriage diagnose --snapshot snap.json --log vllm.log --records requests.jsonl "
+      "--engine-args \"vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 32768\" --gpu H100-SXM "
+      "--symptom ttft_spike\n"
+      "  llmtriage diagnose --endpoint http://127.0.0.1:8000 --window 30s --observe gateway_timeout_s=10\n"
+      "  llmtriage diagnose --bench run1 --baseline-bench run0 --observe expected_output_tokens_per_s=2400 --markdown";
+  c.options = {
+      {"--endpoint", "LLMTRIAGE_ENDPOINT", "live: the server's base URL or /metrics URL; scraped over --window, the snapshot is kept", &f.endpoint},
+      {"--window", "", "live: how long to scrape (30s, 2m, 500ms)", &f.window},
+      {"--interval", "", "live: time between scrapes", &f.interval},
+      {"--dcgm", "LLMTRIAGE_DCGM", "live: a dcgm-exporter /metrics URL for GPU readings", &f.dcgm},
+      {"--api-key", "LLMTRIAGE_API_KEY", "live: bearer token for the endpoint; sent, never written", &f.api_key, "none"},
+      {"--no-local-gpu", "", "live: do not read this machine's GPUs (the server runs elsewhere)", &f.no_local_gpu},
+      {"--keep-snapshot", "", "live: where to keep the snapshot (default ./llmtriage-snapshot-<UTC time>.json)", &f.keep_snapshot},
+      {"--snapshot", "", "a snapshot file written by `llmtriage snapshot` (repeatable)", &f.snapshots},
+      {"--log", "", "an engine log: vLLM, SGLang, TGI, llama.cpp, Ollama; plain or gzip (repeatable)", &f.logs},
+      {"--records", "", "request records in any format `llmtriage records summary` reads (repeatable)", &f.records},
+      {"--bench", "", "a `llmtriage bench --out` folder: records, server scrapes, engine config (repeatable)", &f.benches},
+      {"--engine-args", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line (\"vllm serve MODEL --max-model-len 32768 ...\")", &f.engine_args},
+      {"--model", "LLMTRIAGE_MODEL", "the served model (HF id or config.json path), for the ledger; inputs of another model are not used", &f.model},
+      {"--gpu", "LLMTRIAGE_GPU", "the GPU type (H100-SXM, A100-80GB, L40S, ...), for the ledger and the GPU's limits", &f.gpu},
+      {"--tp", "", "tensor-parallel size (overrides the engine arguments)", &f.tp},
+      {"--outputs", "", "sampled response texts: one per line, or JSONL with a text field (repeatable)", &f.outputs},
+      {"--baseline-snapshot", "", "a snapshot from a healthy period (the load layer compares against it)", &f.baseline_snapshots},
+      {"--baseline-log", "", "an engine log from a healthy period", &f.baseline_logs},
+      {"--baseline-records", "", "request records from a healthy period", &f.baseline_records},
+      {"--baseline-bench", "", "a `llmtriage bench --out` folder from a healthy period or the benchmark", &f.baseline_benches},
+      {"--symptom", "", "what you see (repeatable): startup_oom, runtime_oom_or_preemption, ttft_spike, tpot_high, "
+                        "throughput_low, output_quality, timeout_or_stream_break; default: detected against --slo", &f.symptoms},
+      {"--slo", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1,e2e_p99_s=60,error_rate=0.01", &f.slo},
+      {"--thresholds", "", "a file of rule thresholds (`name = value` lines; docs/rules.md has the names)", &f.thresholds_file},
+      {"--observe", "", "a dashboard reading NAME=VALUE (repeatable; baseline_NAME for the healthy value; names in docs/rules.md)", &f.observe},
+      {"--observe-file", "", "dashboard readings, one NAME=VALUE per line ('#' comments)", &f.observe_files},
+      {"--no-what-if", "", "do not run simulator what-ifs to predict remedy effects (faster; effects qualitative)", &f.no_what_if},
+      {"--markdown", "", "print the report as Markdown (for a ticket or post-mortem)", &o->markdown},
+      {"--color", "", "terminal colors and layer headings: auto (only on a TTY), always, never", &o->color},
+  };
+  c.run = [o](Context& ctx) { return run_diagnose(*o, ctx); };
+  c.state = o;
+  return c;
+}
+
+}  // namespace llmtriage::cli

@@ -1,0 +1,287 @@
+// `llmtriage diagnose`, black box: the built binary on real files. What the user sees: exit codes,
+// one stderr line per input that could not be used, the diagnosis going on with the rest, the
+// JSON/Markdown/terminal outputs, and an error naming every input when nothing could be read.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/diagnose_inputs.h"
+#include "collect/capture.h"
+#include "collect/snapshot.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::string kData = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli";
+const std::string kModel = "meta-llama/Llama-3.1-8B-Instruct";
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path temp_path(const std::string& name) {
+  return fs::temp_directory_path() / ("llmtriage_diag_" + std::to_string(::getpid()) + "_" + name);
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs the binary with NO_COLOR unset and stdout/stderr to files (not a TTY).
+Result run(const std::vector<std::string>& args) {
+  static int n = 0;
+  const fs::path out = temp_path("out" + std::to_string(n)), err = temp_path("err" + std::to_string(n++));
+  std::string cmd = "env -u NO_COLOR " + quote(LLMTRIAGE_BINARY) + " diagnose";
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
+  int st = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  fs::remove(out);
+  fs::remove(err);
+  return r;
+}
+
+json parse(const Result& r) {
+  auto j = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+  return j;
+}
+
+const json* input_of(const json& j, const std::string& kind, const std::string& source_part) {
+  for (const auto& i : j["inputs"])
+    if (i["kind"] == kind && i["source"].get<std::string>().find(source_part) != std::string::npos) return &i;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(DiagnoseCmd, HelpHasAWorkedExample) {
+  Result r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("llmtriage diagnose --snapshot snap.json --log vllm.log"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--baseline-records"), std::string::npos);
+  EXPECT_NE(r.out.find("--observe"), std::string::npos);
+}
+
+TEST(DiagnoseCmd, NoInputIsAUsageError) {
+  Result r = run({});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("llmtriage diagnose: error: diagnose: expected at least one input, found none"), std::string::npos)
+      << r.err;
+}
+
+TEST(DiagnoseCmd, BadFlagValuesAreUsageErrorsNamingTheKnownValues) {
+  Result r = run({"--observe", "waiting=3", "--symptom", "slow"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--symptom: expected one of startup_oom, runtime_oom_or_preemption, ttft_spike"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("found 'slow'"), std::string::npos);
+
+  r = run({"--observe", "queue_depth=3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--observe: expected a known observation name, found queue_depth"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("kv_usage"), std::string::npos);
+
+  r = run({"--observe-file", kData + "/observe_bad.txt"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("observe_bad.txt:2"), std::string::npos) << r.err;
+
+  r = run({"--observe", "waiting=3", "--color", "sometimes"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--color: expected auto, always or never, found sometimes"), std::string::npos) << r.err;
+
+  r = run({"--observe", "waiting=3", "--json", "--markdown"});
+  EXPECT_EQ(r.code, 2);
+}
+
+TEST(DiagnoseCmd, NothingReadableNamesEveryInputAndWhy) {
+  Result r = run({"--log", "/nonexistent/vllm.log", "--records", "/nonexistent/req.jsonl", "--snapshot",
+               kData + "/observe.txt"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("error: no evidence could be read from any input:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("log /nonexistent/vllm.log: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("records /nonexistent/req.jsonl: "), std::string::npos);
+  EXPECT_NE(r.err.find("snapshot " + kData + "/observe.txt: "), std::string::npos);
+}
+
+TEST(DiagnoseCmd, AnUnreadableInputIsReportedAndTheDiagnosisGoesOn) {
+  Result r = run({"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl", "--records",
+               "/nonexistent/more.jsonl", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_NE(r.err.find("llmtriage diagnose: warning: records /nonexistent/more.jsonl: "), std::string::npos) << r.err;
+  json j = parse(r);
+  EXPECT_EQ(j["format"], "llmtriage-diagnosis");
+  const json* good = input_of(j, "records", "records/bench.jsonl");
+  const json* bad = input_of(j, "records", "/nonexistent/more.jsonl");
+  ASSERT_TRUE(good && bad) << j["inputs"].dump(1);
+  EXPECT_TRUE((*good)["ok"].get<bool>());
+  EXPECT_NE((*good)["note"].get<std::string>().find("7 records (llmtriage), 3 lines rejected (first issues: line 8: number_as_string"), std::string::npos)
+      << (*good)["note"];
+  EXPECT_FALSE((*bad)["ok"].get<bool>());
+  EXPECT_EQ(j["exit_code"], r.code);
+  // The load layer had records to judge: it is not "not judged".
+  for (const auto& nj : j["not_judged"]) EXPECT_NE(nj["layer"], "load");
+}
+
+TEST(DiagnoseCmd, UnknownModelAndWorkstationGpuAreReportedNotFatal) {
+  Result r = run({"--model", "llama3:8b", "--gpu", "Quadro RTX 4000", "--observe", "waiting=2", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_NE(r.err.find("warning: model --model llama3:8b: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("warning: gpu --gpu Quadro RTX 4000: "), std::string::npos) << r.err;
+  json j = parse(r);
+  const json* m = input_of(j, "model", "llama3:8b");
+  const json* g = input_of(j, "gpu", "Quadro RTX 4000");
+  ASSERT_TRUE(m && g) << j["inputs"].dump(1);
+  EXPECT_FALSE((*m)["ok"].get<bool>());
+  EXPECT_NE((*m)["note"].get<std::string>().find("ledger is left out"), std::string::npos);
+  EXPECT_FALSE((*g)["ok"].get<bool>());
+}
+
+TEST(DiagnoseCmd, ALogOfAnotherModelIsNotUsed) {
+  const std::string log = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/ledger/vllm-0.19-llama-3.1-8b-32k.log";
+  Result r = run({"--log", log, "--model", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "H100-SXM", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_NE(r.err.find("it is from model 'meta-llama/Llama-3.1-8B-Instruct', --model says 'Qwen/Qwen2.5-7B-Instruct': not used"),
+            std::string::npos)
+      << r.err;
+  json j = parse(r);
+  const json* l = input_of(j, "log", "vllm-0.19");
+  ASSERT_TRUE(l);
+  EXPECT_FALSE((*l)["ok"].get<bool>());
+  // The same log with its own model is read.
+  r = run({"--log", log, "--model", kModel, "--gpu", "H100-SXM", "--json"});
+  j = parse(r);
+  l = input_of(j, "log", "vllm-0.19");
+  ASSERT_TRUE(l);
+  EXPECT_TRUE((*l)["ok"].get<bool>()) << (*l)["note"];
+  EXPECT_NE((*l)["note"].get<std::string>().find("vllm log"), std::string::npos);
+}
+
+TEST(DiagnoseCmd, BenchFolderGivesRecordsScrapesAndConfig) {
+  Result r = run({"--bench", kData + "/bench_run", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  json j = parse(r);
+  const json* s = input_of(j, "bench", "bench_run/summary.json");
+  const json* rec = input_of(j, "bench records", "bench_run/records.jsonl");
+  const json* met = input_of(j, "bench metrics", "bench_run/metrics.jsonl");
+  ASSERT_TRUE(s && rec && met) << j["inputs"].dump(1);
+  EXPECT_NE((*s)["note"].get<std::string>().find("6 completed, 0 failed; 21.6 output tok/s"), std::string::npos) << (*s)["note"];
+  EXPECT_NE((*rec)["note"].get<std::string>().find("6 records (llmtriage)"), std::string::npos) << (*rec)["note"];
+  EXPECT_EQ((*met)["note"], "3 of 4 scrape(s) read, 1 failed (connection refused)");
+  EXPECT_TRUE((*met)["ok"].get<bool>());
+}
+
+TEST(DiagnoseCmd, GatherBenchFolderSettingsFromItsConfig) {
+  llmtriage::cli::DiagnoseFlags f;
+  f.benches = {kData + "/bench_run"};
+  auto g = llmtriage::cli::gather_inputs(f);
+  ASSERT_TRUE(g.ok()) << g.error().message();
+  const auto& d = g->input.now.deployment;
+  EXPECT_EQ(d.model, kModel);
+  EXPECT_EQ(d.engine, llmtriage::core::EngineKind::vllm);
+  EXPECT_EQ(d.settings.block_size, 16);
+  EXPECT_EQ(d.settings.max_num_seqs, 64);
+  EXPECT_DOUBLE_EQ(d.settings.gpu_memory_utilization.value_or(0), 0.9);
+  EXPECT_EQ(g->input.now.requests.size(), 6u);
+  EXPECT_EQ(g->input.now.engine_samples.size(), 3u);
+  EXPECT_TRUE(g->any_evidence);
+}
+
+TEST(DiagnoseCmd, OutputsInEveryShapeAreRead) {
+  auto texts = llmtriage::cli::read_outputs_file(kData + "/outputs.jsonl");
+  ASSERT_TRUE(texts.ok());
+  ASSERT_EQ(texts->size(), 4u);
+  EXPECT_EQ((*texts)[0], "Paris is the capital of France.<|im_end|>\n<|im_start|>user\nWhat about Spain?");
+  EXPECT_EQ((*texts)[1], "<|im_start|>assistant\nMadrid.<|im_end|>");
+  EXPECT_EQ((*texts)[2], "The answer is 42.<|im_end|><|im_start|>user");
+  EXPECT_EQ((*texts)[3], "a plain line of text, not JSON");
+
+  Result r = run({"--outputs", kData + "/outputs.jsonl", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  json j = parse(r);
+  const json* o = input_of(j, "outputs", "outputs.jsonl");
+  ASSERT_TRUE(o);
+  EXPECT_EQ((*o)["note"], "4 response texts");
+  // With outputs, the numeric/parameter layer is judged.
+  for (const auto& nj : j["not_judged"]) EXPECT_NE(nj["layer"], "numeric_parameter") << nj.dump();
+}
+
+TEST(DiagnoseCmd, SameModelComparesIdsAndPaths) {
+  using llmtriage::cli::same_model;
+  EXPECT_TRUE(same_model("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/llama-3.1-8b-instruct"));
+  EXPECT_TRUE(same_model("/models/Llama-3.1-8B-Instruct/", "meta-llama/Llama-3.1-8B-Instruct"));
+  EXPECT_FALSE(same_model("Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"));
+}
+
+TEST(DiagnoseCmd, SnapshotFileIsRead) {
+  llmtriage::collect::CaptureOptions co;
+  co.read_local_gpus = false;
+  auto snap = llmtriage::collect::snapshot_from_files(
+      {std::string(LLMTRIAGE_TEST_DATA_DIR) + "/metrics/synthetic_vllm_v1_0.11_two_models_dp2.prom"}, co);
+  ASSERT_TRUE(snap.ok()) << snap.error().message();
+  const fs::path p = temp_path("snap.json");
+  ASSERT_TRUE(llmtriage::collect::write_snapshot(p.string(), *snap).ok());
+  Result r = run({"--snapshot", p.string(), "--json"});
+  fs::remove(p);
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  json j = parse(r);
+  const json* s = input_of(j, "snapshot", p.filename().string());
+  ASSERT_TRUE(s) << j["inputs"].dump(1);
+  EXPECT_TRUE((*s)["ok"].get<bool>());
+  EXPECT_NE((*s)["note"].get<std::string>().find("1 scrape(s) of vllm"), std::string::npos) << (*s)["note"];
+}
+
+TEST(DiagnoseCmd, ObservationsAloneAreEvidenceAndTheExitCodeFollowsTheFindings) {
+  Result r = run({"--observe-file", kData + "/observe.txt", "--symptom", "ttft_spike", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  json j = parse(r);
+  EXPECT_EQ(j["symptoms"], json::array({"ttft_spike"}));
+  EXPECT_EQ(j["symptoms_detected"], false);
+  bool warning = false;
+  for (const auto& f : j["findings"]) warning |= f["severity"] != "info";
+  EXPECT_EQ(r.code, warning ? 1 : 0);
+  const json* o = input_of(j, "observe", "observe.txt");
+  ASSERT_TRUE(o);
+  EXPECT_EQ((*o)["note"], "5 readings");
+}
+
+TEST(DiagnoseCmd, TerminalAndMarkdownOutputs) {
+  const std::vector<std::string> in = {"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl"};
+  auto args = in;
+  Result plain = run(args);
+  EXPECT_NE(plain.out.find("VERDICT"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("TTFT/TPOT/ITL as defined in docs/metrics.md"), std::string::npos);
+  EXPECT_EQ(plain.out.find('\033'), std::string::npos) << "colors on a file";
+  args.push_back("--color");
+  args.push_back("always");
+  Result colored = run(args);
+  EXPECT_NE(colored.out.find("\033[1mVERDICT\033[0m"), std::string::npos);
+  args = in;
+  args.push_back("--markdown");
+  Result md = run(args);
+  EXPECT_EQ(md.out.rfind("# llmtriage diagnosis\n", 0), 0u) << md.out;
+  EXPECT_NE(md.out.find("## Inputs"), std::string::npos);
+  EXPECT_EQ(md.code, plain.code);
+}
