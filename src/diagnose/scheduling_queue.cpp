@@ -144,7 +144,8 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   const bool off = chunked ? *chunked == 0
                            : c.in.now.deployment.engine == core::EngineKind::vllm_v0;
   if (!off) return;
-  const auto longp = first(c, {"input_len_p99", "longest_input_tokens"});
+  // The longest prompt seen, else the p99: one long prompt is enough to block a step.
+  const auto longp = first(c, {"longest_input_tokens", "input_len_p99"});
   const double long_th = c.th.get("sched.long_prompt_tokens");
   if (!longp || *longp < long_th) return;
   Finding f = kit::finding("long_prefill_blocking", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
@@ -153,7 +154,7 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   f.evidence.push_back(c.ind.item("ttft_p99_s", c.in.slo.ttft_p99_s, ">"));
   f.evidence.push_back(chunked ? c.ind.item("chunked_prefill", 0, "==")
                                : kit::text_item("chunked_prefill", 0, "0/1", "engine default", "vLLM V0 default: off"));
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"input_len_p99", "longest_input_tokens"}), long_th, ">="));
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"longest_input_tokens", "input_len_p99"}), long_th, ">="));
   f.confidence = kit::confidence(chunked ? 0.65 : 0.5, f.evidence);
   f.explanation = fmt::format(
       "The queue is (almost) empty yet P99 TTFT is {:.2f} s: with chunked prefill off a {:.0f}-token prompt is "
@@ -162,7 +163,13 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   const auto mnbt = c.ind.get("max_num_batched_tokens");
   f.remedies.push_back(predicted(
       c, m, "enable-chunked-prefill", "false", "true",
-      [](sim::Scenario& s) { s.chunked_prefill = true; }, nullptr, Metric::ttft_p99,
+      [](sim::Scenario& s) {
+        s.chunked_prefill = true;
+        // vLLM V0 with chunking on and no explicit budget: 2048 tokens per step (EngineArgs'
+        // chunked-prefill default for the OpenAI server); V1/SGLang presets carry their own.
+        if (!s.max_num_batched_tokens && s.engine == "vllm-v0") s.max_num_batched_tokens = 2048;
+      },
+      nullptr, Metric::ttft_p99,
       "long prompts are split into budget-sized chunks interleaved with decode steps"));
   if (mnbt && *mnbt > 4096)
     f.remedies.push_back(kit::qualitative("max-num-batched-tokens", kit::num(*mnbt), "2048",

@@ -253,6 +253,8 @@ Remedy whatif_remedy(const std::string& change, const std::string& from, const s
                           "size", fmt_v(value_of(b, focus)), fmt_v(*observed));
   }
   text += ")";
+  if (focus == Metric::ttft_p99)
+    text += fmt::format("; P50 TTFT {} -> {}", secs(b.ttft_p50_s), secs(after.ttft_p50_s));
   if (focus != Metric::throughput)
     text += fmt::format("; throughput {:.0f} -> {:.0f} tok/s", b.output_tokens_per_s, after.output_tokens_per_s);
   if (after.preemptions != b.preemptions)

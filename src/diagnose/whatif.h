@@ -49,7 +49,7 @@ struct WhatIfSetup {
 // Builds and runs the baseline. Errors: no model/GPU, a name the catalog does not know, no
 // workload (needs request records with token counts, or request_rate + input_len_mean +
 // output_len_mean), a deployment the simulator rejects.
-core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators& ind, int64_t num_requests = 300);
+core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators& ind, int64_t num_requests = 200);
 
 // Resolves and runs one scenario (no samples or log kept).
 core::Result<Prediction> predict(sim::Scenario s);

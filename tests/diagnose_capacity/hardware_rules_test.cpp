@@ -1,0 +1,179 @@
+// analyze_hardware: indicator tables -> finding ids and the layer verdict (docs/rules.md,
+// "Layer: operator_hardware").
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "diagnose_capacity/capacity_helpers.h"
+
+namespace llmtriage::diagnose {
+namespace {
+
+using testing::Case;
+using State = LayerVerdict::State;
+
+struct Row {
+  const char* name;
+  std::function<void(Case&)> setup;
+  std::vector<std::string> expect;
+  State state;
+};
+
+core::Event warning(const std::string& text) {
+  core::Event e;
+  e.kind = core::EventKind::warning;
+  e.source = "vllm.log:7";
+  e.text = text;
+  return e;
+}
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> r = {
+      {"no telemetry: not judged", [](Case&) {}, {}, State::not_judged},
+      {"engine metrics only: still not judged", [](Case& c) { c.set({{"waiting", 3}, {"kv_usage", 0.5}}); }, {},
+       State::not_judged},
+      {"healthy GPUs: cleared",
+       [](Case& c) { c.set({{"power_ratio", 0.7}, {"clock_ratio", 0.98}, {"temp_c", 65}, {"throttle_power", 0}}, "dcgm"); },
+       {}, State::cleared},
+      {"power at the cap, clock down: power throttled",
+       [](Case& c) { c.set({{"power_ratio", 0.99}, {"clock_ratio", 0.7}, {"throttle_power", 1}}, "dcgm"); },
+       {"gpu_power_throttled"}, State::at_fault},
+      {"power from dashboard observations",
+       [](Case& c) { c.set({{"power_ratio", 0.98}, {"clock_ratio", 0.75}}, "observe"); }, {"gpu_power_throttled"},
+       State::at_fault},
+      {"power at the cap, clock at max: running flat out, not throttled",
+       [](Case& c) { c.set({{"power_ratio", 0.99}, {"clock_ratio", 0.97}}, "dcgm"); }, {}, State::cleared},
+      {"power-cap reason seen but clock at max: not throttling",
+       [](Case& c) { c.set({{"throttle_power", 1}, {"clock_ratio", 0.95}, {"power_ratio", 0.9}}, "dcgm"); }, {},
+       State::cleared},
+      {"hot with thermal slowdown",
+       [](Case& c) {
+         c.set({{"temp_c", 91}, {"throttle_thermal", 1}, {"clock_ratio", 0.7}, {"power_ratio", 0.7}}, "dcgm");
+       },
+       {"gpu_thermal_throttled"}, State::at_fault},
+      {"hot but no slowdown: not throttled",
+       [](Case& c) { c.set({{"temp_c", 86}, {"throttle_thermal", 0}, {"clock_ratio", 0.97}}, "dcgm"); }, {},
+       State::cleared},
+      {"TP 4 over PCIe: lopsided and far below the cap -> interconnect, never power throttling",
+       [](Case& c) {
+         c.in.now.deployment.gpu = "A100-80GB-PCIe";
+         c.set({{"tp", 4}, {"gpu_util_spread", 0.5}, {"power_ratio", 0.35}, {"clock_ratio", 0.7}, {"throttle_power", 1}},
+               "dcgm");
+       },
+       {"interconnect_bottleneck"}, State::at_fault},
+      {"TP 1 lopsided: no all-reduce, not the interconnect",
+       [](Case& c) { c.set({{"tp", 1}, {"gpu_util_spread", 0.5}, {"power_ratio", 0.35}}, "dcgm"); }, {}, State::cleared},
+      {"TP 4 even utilization: not the interconnect",
+       [](Case& c) { c.set({{"tp", 4}, {"gpu_util_spread", 0.05}, {"power_ratio", 0.35}}, "dcgm"); }, {},
+       State::cleared},
+      {"fp8 KV on an A100 (no fp8 tensor cores), no telemetry",
+       [](Case& c) {
+         c.in.now.deployment.gpu = "A100-80GB-SXM";
+         c.in.now.deployment.settings.kv_cache_dtype = "fp8";
+       },
+       {"slow_kernel_path"}, State::at_fault},
+      {"fp8 KV on an H100: native path, no telemetry -> not judged",
+       [](Case& c) {
+         c.in.now.deployment.gpu = "H100-SXM";
+         c.in.now.deployment.settings.kv_cache_dtype = "fp8";
+       },
+       {}, State::not_judged},
+      {"attention backend fallback in the log",
+       [](Case& c) {
+         c.in.now.events.push_back(warning("Cannot use FlashAttention-2 backend for FP8 KV cache."));
+         c.set({{"power_ratio", 0.7}, {"clock_ratio", 0.98}}, "dcgm");
+       },
+       {"slow_kernel_path"}, State::at_fault},
+      {"unrelated warnings: nothing",
+       [](Case& c) {
+         c.in.now.events.push_back(warning("The tokenizer's chat template is missing; falling back to the default."));
+         c.set({{"power_ratio", 0.7}, {"clock_ratio", 0.98}}, "dcgm");
+       },
+       {}, State::cleared},
+  };
+  return r;
+}
+
+TEST(HardwareRules, Table) {
+  for (const auto& row : rows()) {
+    SCOPED_TRACE(row.name);
+    Case c;
+    row.setup(c);
+    const LayerResult r = analyze_hardware(c.ctx());
+    auto got = testing::ids(r);
+    auto want = row.expect;
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(r.verdict.state, row.state) << to_string(r.verdict.state) << " " << r.verdict.why;
+    for (const auto& f : r.findings) {
+      EXPECT_EQ(f.layer, Layer::operator_hardware) << f.id;
+      EXPECT_FALSE(f.evidence.empty()) << f.id;
+      EXPECT_FALSE(f.remedies.empty()) << f.id;
+    }
+    if (r.verdict.state == State::cleared) EXPECT_FALSE(r.verdict.evidence.empty());
+  }
+}
+
+TEST(HardwareRules, SeverityIsWarningOnlyForAReportedSymptom) {
+  Case c;
+  c.set({{"power_ratio", 0.99}, {"clock_ratio", 0.7}, {"throttle_power", 1}}, "dcgm");
+  {
+    const LayerResult r = analyze_hardware(c.ctx());
+    ASSERT_TRUE(testing::has(r, "gpu_power_throttled"));
+    EXPECT_EQ(testing::get(r, "gpu_power_throttled")->severity, Severity::info);
+  }
+  c.symptoms = {Symptom::tpot_high};
+  const LayerResult r = analyze_hardware(c.ctx());
+  EXPECT_EQ(testing::get(r, "gpu_power_throttled")->severity, Severity::warning);
+  // The clock shortfall bounds how much of the TPOT rise throttling can explain.
+  ASSERT_TRUE(testing::get(r, "gpu_power_throttled")->explains.has_value());
+  EXPECT_NEAR(*testing::get(r, "gpu_power_throttled")->explains, 0.3, 1e-9);
+}
+
+TEST(HardwareRules, LoweredPowerCapIsNamedWithTheBoardPower) {
+  Case c;
+  c.in.now.deployment.gpu = "H100-SXM";
+  c.set({{"power_ratio", 0.99}, {"clock_ratio", 0.6}, {"power_limit_w", 450}}, "dcgm");
+  const LayerResult r = analyze_hardware(c.ctx());
+  const Finding* f = testing::get(r, "gpu_power_throttled");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].from, "450 W");
+  EXPECT_EQ(f->remedies[0].to, "700 W");  // H100 SXM board power (catalog)
+}
+
+TEST(HardwareRules, NoP2pLineRaisesInterconnectConfidence) {
+  auto conf = [](bool line) {
+    Case c;
+    c.set({{"tp", 2}, {"gpu_util_spread", 0.4}, {"power_ratio", 0.4}}, "dcgm");
+    if (line)
+      c.in.now.events.push_back(warning("Custom allreduce is disabled because your platform lacks GPU P2P capability "
+                                        "or P2P test failed. To silence this warning, specify disable_custom_all_reduce=True explicitly."));
+    const LayerResult r = analyze_hardware(c.ctx());
+    const Finding* f = testing::get(r, "interconnect_bottleneck");
+    return f ? f->confidence : -1.0;
+  };
+  EXPECT_GT(conf(false), 0);
+  EXPECT_GT(conf(true), conf(false));
+}
+
+TEST(HardwareRules, Fp8KvRemedyReportsTheLedgerPool) {
+  Case c;
+  c.in.now.deployment.model = "meta-llama/Llama-3.1-8B-Instruct";
+  c.in.now.deployment.gpu = "A100-80GB-SXM";
+  c.in.now.deployment.settings.kv_cache_dtype = "fp8";
+  c.in.now.deployment.settings.max_model_len = 8192;
+  const LayerResult r = analyze_hardware(c.ctx());
+  const Finding* f = testing::get(r, "slow_kernel_path");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].change, "kv-cache-dtype");
+  EXPECT_EQ(f->remedies[0].to, "auto");
+  EXPECT_EQ(f->remedies[0].basis, "ledger");
+  EXPECT_NE(f->remedies[0].predicted_effect.find("KV pool"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
