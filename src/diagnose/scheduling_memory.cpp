@@ -37,6 +37,69 @@ std::string label(const core::Event* e, const char* key) {
   return it == e->labels.end() ? "" : it->second;
 }
 
+// When an OOM happened. The indicators count an OOM as startup when nothing was served before it;
+// the line itself often says more: TGI's span names the batch it was running, vLLM's traceback
+// frame names the profiling run.
+enum class Phase { startup, runtime, unknown };
+Phase oom_phase(const core::Event& e) {
+  if (auto ph = e.labels.find("phase"); ph != e.labels.end())
+    return ph->second == "startup" ? Phase::startup : ph->second == "runtime" ? Phase::runtime : Phase::unknown;
+  if (auto cause = e.labels.find("cause"); cause != e.labels.end() &&
+      (cause->second == "no_kv_memory" || cause->second == "free_memory_below_requested"))
+    return Phase::startup;
+  for (const char* m : {"profile_run", "determine_num_available_blocks", "warmup", "Warmup", "load_model",
+                        "initialize_kv_cache", "capture_model", "determine_available_memory"})
+    if (e.text.find(m) != std::string::npos) return Phase::startup;
+  for (const char* m : {"batch{", "batch_size=", "prefill{", "decode{", "execute_model", "generate{", "step_with_batch"})
+    if (e.text.find(m) != std::string::npos) return Phase::runtime;
+  return Phase::unknown;
+}
+
+// OOM events split by phase: the line's own phase where it states one, the indicators' otherwise.
+struct OomSplit {
+  double startup = 0, runtime = 0;
+  const core::Event* first_startup = nullptr;
+  const core::Event* last_runtime = nullptr;
+};
+OomSplit split_ooms(const Context& c) {
+  OomSplit s;
+  double unknown = 0;
+  const core::Event* first_unknown = nullptr;
+  const core::Event* last_unknown = nullptr;
+  for (const auto& e : c.in.now.events) {
+    if (e.kind != core::EventKind::oom) continue;
+    switch (oom_phase(e)) {
+      case Phase::startup:
+        ++s.startup;
+        if (!s.first_startup) s.first_startup = &e;
+        break;
+      case Phase::runtime:
+        ++s.runtime;
+        s.last_runtime = &e;
+        break;
+      case Phase::unknown:
+        ++unknown;
+        if (!first_unknown) first_unknown = &e;
+        last_unknown = &e;
+        break;
+    }
+  }
+  if (s.startup + s.runtime + unknown == 0) {
+    // No events in hand (indicators given directly): the indicators' split.
+    s.startup = c.ind.get("startup_oom_events").value_or(0);
+    s.runtime = std::max(0.0, c.ind.get("oom_events").value_or(0) - s.startup);
+    return s;
+  }
+  // Unlabelled lines: as the indicators counted them (startup when nothing was served before).
+  const double ind_startup = c.ind.get("startup_oom_events").value_or(0);
+  const double unknown_startup = std::clamp(ind_startup - s.startup, 0.0, unknown);
+  s.startup += unknown_startup;
+  s.runtime += unknown - unknown_startup;
+  if (!s.first_startup && unknown_startup > 0) s.first_startup = first_unknown;
+  if (!s.last_runtime && unknown - unknown_startup > 0) s.last_runtime = last_unknown;
+  return s;
+}
+
 // Did the engine serve anything in the window? (Then a "does not start" ledger verdict is wrong.)
 bool served(const Context& c) {
   return c.ind.get("running_max").value_or(0) > 0 || c.ind.get("records_ok").value_or(0) > 0 ||
@@ -100,7 +163,8 @@ std::optional<Pool> kv_pool(const Context& c, kit::Models& m) {
 }
 
 void startup_memory(const Context& c, kit::Models& m, std::vector<Finding>& out) {
-  const double startup_ooms = c.ind.get("startup_oom_events").value_or(0);
+  const OomSplit ooms = split_ooms(c);
+  const double startup_ooms = ooms.startup;
   const double maxlen_events = c.ind.get("max_len_exceeds_kv_events").value_or(0);
   const LedgerContext* lc = m.ledger();
   const bool ledger_fails = lc && !lc->report.engine_starts;
@@ -143,8 +207,11 @@ void startup_memory(const Context& c, kit::Models& m, std::vector<Finding>& out)
   if (!(startup_ooms >= 1 || (ledger_fails && !serving))) return;
   Finding f = kit::finding("startup_oom", Layer::scheduling_capacity, Symptom::startup_oom, Severity::critical,
                            "Out of memory at startup");
-  const core::Event* e = first_event(c, core::EventKind::oom);
-  if (startup_ooms >= 1) f.evidence.push_back(c.ind.item("startup_oom_events", 1, ">="));
+  const core::Event* e = ooms.first_startup;
+  if (startup_ooms >= 1)
+    f.evidence.push_back(kit::text_item("startup_oom_events", startup_ooms, "count",
+                                        e ? e->source : c.ind.item("startup_oom_events").source,
+                                        "OOM before serving (or the line names the startup phase)"));
   if (e) f.evidence.push_back(kit::event_item(*e));
   if (lc) f.evidence.push_back(ledger_item(*lc));
   const std::string cause = label(e, "cause");
@@ -242,24 +309,29 @@ void request_exceeds_kv_pool(const Context& c, kit::Models& m, std::vector<Findi
 }
 
 void runtime_oom_unprofiled(const Context& c, kit::Models& m, std::vector<Finding>& out) {
-  const double runtime_ooms = c.ind.get("oom_events").value_or(0) - c.ind.get("startup_oom_events").value_or(0);
-  if (runtime_ooms < 1) return;
+  const OomSplit ooms = split_ooms(c);
+  if (ooms.runtime < 1) return;
+  // The KV pool is allocated at startup: a CUDA OOM while serving is memory outside it. A pool
+  // near full points at concurrency instead (preemption_storm); unmeasured, the rule still holds
+  // but less surely.
   const auto kv = first(c, {"kv_usage_max", "kv_usage"});
   const double low = c.th.get("sched.oom_kv_low");
-  if (!kv || *kv >= low) return;
+  if (kv && *kv >= low) return;
   Finding f = kit::finding("runtime_oom_unprofiled_memory", Layer::scheduling_capacity, Symptom::runtime_oom_or_preemption,
                            Severity::critical, "Runtime OOM with the KV pool not full: memory the startup profile did not measure");
-  f.evidence.push_back(kit::text_item("runtime_oom_events", runtime_ooms, "count", c.ind.item("oom_events").source));
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage_max", "kv_usage"}), low, "<"));
-  const core::Event* e = first_event(c, core::EventKind::oom, true);
+  const core::Event* e = ooms.last_runtime;
+  f.evidence.push_back(kit::text_item("runtime_oom_events", ooms.runtime, "count",
+                                      e ? e->source : c.ind.item("oom_events").source, "CUDA OOM while serving"));
+  if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage_max", "kv_usage"}), low, "<"));
   if (e) f.evidence.push_back(kit::event_item(*e));
   const auto tried = field(e, "tried_to_allocate_gib");
   f.explanation = fmt::format(
-      "CUDA ran out of memory while serving although the KV pool was at most {:.0f}% used: the allocation{} came from "
-      "outside the pool, from memory the startup profiling run did not measure -- prompt logprobs over long prompts, "
+      "CUDA ran out of memory while serving{}: the KV pool is allocated once at startup, so the allocation{} came "
+      "from outside it, from memory the startup profiling run did not measure -- prompt logprobs over long prompts, "
       "the sampler's warm-up with a large max-num-seqs, or attention workspace that grows with context.",
-      *kv * 100, tried ? fmt::format(" ({:.2f} GiB)", *tried) : "");
-  f.confidence = kit::confidence(0.65, f.evidence);
+      kv ? fmt::format(" although the KV pool was at most {:.0f}% used", *kv * 100) : "",
+      tried ? fmt::format(" ({:.2f} GiB)", *tried) : "");
+  f.confidence = kit::confidence(kv ? 0.65 : 0.5, f.evidence);
   const double util = current_util(c, m);
   const double total = field(e, "total_capacity_gib").value_or(m.ledger() ? m.ledger()->report.total_gib : 80.0);
   const double step = tried && total > 0 ? std::ceil((*tried + 0.5) / total * 100) / 100 : 0.05;

@@ -41,6 +41,7 @@ constexpr Row kTable[] = {
     {"sched.waiting_deep", 10},           // requests waiting (window mean)
     {"sched.kv_near_full", 0.9},          // KV usage fraction
     {"sched.preemption_rate_per_s", 0.5}, // preemptions per second
+    {"sched.preemptions_count_high", 50}, // preemptions without a time base (V0 logs every 50th)
     {"sched.waiting_idle", 1},            // "queue empty": waiting (p50) at most this
     {"sched.long_prompt_tokens", 4096},   // a prompt this long blocks a step when prefilled whole
     {"sched.prefix_hit_drop_ratio", 0.5}, // hit rate now < this x baseline

@@ -122,6 +122,38 @@ const std::vector<Row>& rows() {
                                          {{"tried_to_allocate_gib", 4}, {"total_capacity_gib", 79.19}}));
        },
        {"runtime_oom_unprofiled_memory"}, State::at_fault},
+      {"runtime OOM named by its span though nothing was seen served (TGI batch{...}:prefill)",
+       [](Case& c) {
+         c.set({{"oom_events", 1}, {"startup_oom_events", 1}});
+         c.in.now.events.push_back(event(core::EventKind::oom,
+                                         "batch{batch_size=1}:prefill:prefill{id=1 size=1}: Server error: CUDA out of "
+                                         "memory. Tried to allocate 222.00 MiB.",
+                                         {{"tried_to_allocate_gib", 0.2168}}));
+       },
+       {"runtime_oom_unprofiled_memory"}, State::at_fault},
+      {"OOM in the profiling run: startup, even after an earlier served start",
+       [](Case& c) {
+         c.set({{"oom_events", 1}, {"startup_oom_events", 0}, {"running_max", 4}});
+         c.in.now.events.push_back(event(core::EventKind::oom,
+                                         "torch.OutOfMemoryError: CUDA out of memory (in profile_run)"));
+       },
+       {"startup_oom"}, State::at_fault},
+      {"one V0 warning line with a cumulative count of 101: storm without a time base",
+       [](Case& c) {
+         c.set({{"preemption_events", 1}});
+         c.in.now.events.push_back(event(core::EventKind::preemption,
+                                         "Sequence group 221 is preempted by PreemptionMode.RECOMPUTE mode ... "
+                                         "total_num_cumulative_preemption=101",
+                                         {{"cumulative_preemptions", 101}}));
+       },
+       {"preemption_storm"}, State::at_fault},
+      {"one V0 warning line with a count of 1, no symptom: not a storm",
+       [](Case& c) {
+         c.set({{"preemption_events", 1}, {"kv_usage", 0.5}});
+         c.in.now.events.push_back(event(core::EventKind::preemption, "Sequence group 3 is preempted ... "
+                                         "total_num_cumulative_preemption=1", {{"cumulative_preemptions", 1}}));
+       },
+       {}, State::cleared},
       {"runtime OOM with the pool full: not unprofiled memory",
        [](Case& c) { c.set({{"oom_events", 1}, {"startup_oom_events", 0}, {"kv_usage_max", 0.97}}); }, {},
        State::cleared},
