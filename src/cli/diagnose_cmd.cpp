@@ -56,7 +56,6 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
   progress.done();
   if (!gathered) return fail(ctx, gathered.error());
   Gathered& g = *gathered;
-  for (const auto& w : g.warnings) ctx.err << "llmtriage diagnose: warning: " << w << "\n";
   if (!g.any_evidence) {
     std::string why;
     for (const auto& n : g.input.now.inputs)
@@ -65,6 +64,7 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
     ctx.err << "llmtriage diagnose: error: no evidence could be read from any input:" << why << "\n";
     return core::kExitUsage;
   }
+  for (const auto& w : g.warnings) ctx.err << "llmtriage diagnose: warning: " << w << "\n";
 
   diagnose::Report report = diagnose::diagnose(g.input);
   if (ctx.json) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -97,7 +98,10 @@ size_t ok_scrapes(const collect::Snapshot& s) {
   return n;
 }
 
-void add_snapshot(Side& side, const collect::Snapshot& snap, const std::string& path) {
+// `live`: the snapshot this run just took; its endpoint note (capture_endpoint) already says how
+// the scrapes went, so only GPU and DCGM notes are kept from it. Failures repeat per scrape: one
+// note per kind of failure, with its count.
+void add_snapshot(Side& side, const collect::Snapshot& snap, const std::string& path, bool live = false) {
   core::Evidence ev = collect::snapshot_to_evidence(snap, path);
   std::string model = ev.deployment.model;
   if (auto why = side.contradicts(model)) {
@@ -108,7 +112,24 @@ void add_snapshot(Side& side, const collect::Snapshot& snap, const std::string& 
   for (auto& g : ev.gpu_samples) side.ev.gpu_samples.push_back(std::move(g));
   side.deployment_from(ev.deployment);
   if (snap.engine_settings) merge_settings(side.from_snapshots, *snap.engine_settings);
-  for (auto& n : ev.inputs) side.note(n.source, n.kind, n.ok, n.note);
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, std::string>> failures;  // (kind, source) -> (n, first)
+  std::vector<std::pair<std::string, std::string>> order;
+  for (auto& n : ev.inputs) {
+    const bool endpoint_part = n.kind == "metrics" || n.kind == "version" || n.kind == "models" || n.kind == "time";
+    if (live && (n.kind == "snapshot" || endpoint_part)) continue;
+    if (n.ok || !endpoint_part) {
+      side.note(n.source, n.kind, n.ok, n.note);
+      continue;
+    }
+    auto key = std::make_pair(n.kind, n.source);
+    auto [it, fresh] = failures.try_emplace(key, 0, n.note);
+    if (fresh) order.push_back(key);
+    ++it->second.first;
+  }
+  for (const auto& key : order) {
+    const auto& [count, first] = failures[key];
+    side.note(key.second, key.first, false, count > 1 ? fmt::format("{} failures, the first: {}", count, first) : first);
+  }
 }
 
 void read_snapshot_file(Side& side, const std::string& path) {
@@ -170,7 +191,7 @@ core::Status capture_endpoint(Side& side, const DiagnoseFlags& f, const LiveProg
   } else {
     side.note(path, "snapshot", false, "could not keep the snapshot: " + st.error().message());
   }
-  add_snapshot(side, *snap, in.snapshot_path.value_or(path));
+  add_snapshot(side, *snap, in.snapshot_path.value_or(path), true);
   return core::ok_status();
 }
 

@@ -46,6 +46,10 @@ std::string format_value(double v, const std::string& unit) {
   }
   if (unit == "bool" || unit == "flag") return v != 0 ? "yes" : "no";
   if (unit.empty()) return num(v);
+  if (unit == "1/s") return num(v) + "/s";
+  // "1 request", "1 token": a count of one reads singular.
+  if (v == 1 && (unit == "requests" || unit == "tokens" || unit == "events" || unit == "replicas"))
+    return "1 " + unit.substr(0, unit.size() - 1);
   return num(v) + " " + unit;
 }
 

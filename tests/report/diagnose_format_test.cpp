@@ -18,7 +18,7 @@ TEST(DiagnoseFormat, ValuesCarryTheirUnit) {
       {2, "s", "2 s"},              {41234, "tokens", "41234 tokens"}, {612.44, "W", "612.4 W"},
       {1980, "MHz", "1980 MHz"},    {42, "requests", "42 requests"}, {3.14159, "req/s", "3.14 req/s"},
       {1, "bool", "yes"},           {0, "bool", "no"},             {7, "", "7"},
-      {0, "requests", "0 requests"},
+      {0, "requests", "0 requests"}, {1, "requests", "1 request"}, {0.25, "1/s", "0.25/s"},
   };
   for (const auto& c : cases) EXPECT_EQ(format_value(c.v, c.unit), c.want) << c.v << " " << c.unit;
 }
