@@ -75,6 +75,7 @@ std::string render_markdown(const diagnose::Report& r) {
     o += "\n";
   } else {
     const Finding& f = r.findings.front();
+    if (f.severity == diagnose::Severity::info) o += "No cause located at warning or above. The strongest lead:\n\n";
     o += "**" + cell(f.title.empty() ? f.id : f.title) + "**\n\n" + meta(f) + "\n\n";
     if (!f.explanation.empty()) o += f.explanation + "\n\n";
     if (!f.evidence.empty()) o += "### Evidence\n\n" + evidence_table(f.evidence) + "\n";

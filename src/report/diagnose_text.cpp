@@ -89,8 +89,8 @@ void remedies(std::string& o, const Finding& f, const Style& st, const std::stri
   }
 }
 
-void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const Style& st) {
-  o += st.bold("VERDICT") + "  " + st.severity(f.severity, f.title.empty() ? f.id : f.title) + "\n";
+void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const Style& st, const char* label) {
+  o += st.bold(label) + "  " + st.severity(f.severity, f.title.empty() ? f.id : f.title) + "\n";
   o += "  " + finding_tags(f, st) + "\n";
   if (!f.explanation.empty()) o += wrap(f.explanation, opt.width, "  ");
   if (!f.evidence.empty()) {
@@ -152,8 +152,12 @@ std::string render_text(const Report& r, const TextOptions& opt) {
                                nj),
                    opt.width, "  ")
             : "  Every layer was judged and cleared.\n";
+  } else if (r.findings.front().severity == Severity::info) {
+    // Only contributing factors: say so before showing the strongest of them.
+    o += st.bold("VERDICT") + "  " + st.green("no cause located at warning or above") + "; the strongest lead:\n\n";
+    top_finding(o, r.findings.front(), opt, st, "LEAD");
   } else {
-    top_finding(o, r.findings.front(), opt, st);
+    top_finding(o, r.findings.front(), opt, st, "VERDICT");
   }
 
   // The other findings: flat, or under layer headings.
@@ -215,7 +219,7 @@ std::string render_text(const Report& r, const TextOptions& opt) {
   o += "\n" + heading("Inputs", opt, st);
   if (r.inputs.empty()) o += "  none\n";
   for (const auto& i : r.inputs) {
-    o += "  " + (i.ok ? st.green("ok  ") : st.severity(Severity::critical, "FAIL")) + " " + fmt::format("{:<12}", i.kind) +
+    o += "  " + (i.ok ? st.green("ok  ") : st.severity(Severity::critical, "FAIL")) + " " + fmt::format("{:<13}", i.kind) +
          " " + i.source + (i.note.empty() ? "" : ": " + i.note) + "\n";
   }
   if (r.snapshot_path) o += "\nSnapshot kept at " + st.bold(*r.snapshot_path) + " (keep it until the cause is fixed)\n";

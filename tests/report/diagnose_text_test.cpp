@@ -57,8 +57,8 @@ TEST(DiagnoseText, NotJudgedSaysWhyAndInputsSayWhatFailed) {
   const std::string t = report::render_text(report_test::saturated_report());
   pos(t, "operator/hardware: no GPU telemetry: give --dcgm URL or --observe power_w=...");
   pos(t, "numeric/parameters: no sampled outputs (--outputs FILE)");
-  pos(t, "ok   snapshot     snap.json: 6 scrape(s) of vllm");
-  pos(t, "FAIL log          missing.log: cannot open: No such file or directory");
+  pos(t, "ok   snapshot      snap.json: 6 scrape(s) of vllm");
+  pos(t, "FAIL log           missing.log: cannot open: No such file or directory");
   pos(t, "Snapshot kept at /var/tmp/llmtriage-snapshot-20261203T061500Z.json");
   pos(t, "TTFT/TPOT/ITL as defined in docs/metrics.md");
 }
@@ -98,6 +98,15 @@ TEST(DiagnoseText, ParagraphsAreWrapped) {
     EXPECT_LE(line.size(), 60u) << line;
   }
   EXPECT_GT(explanation_lines, 4);
+}
+
+TEST(DiagnoseText, OnlyInfoFindingsAreALeadNotAVerdict) {
+  auto r = report_test::saturated_report();
+  r.findings.erase(r.findings.begin());
+  const std::string t = report::render_text(r);
+  size_t v = pos(t, "VERDICT  no cause located at warning or above; the strongest lead:");
+  size_t l = pos(t, "LEAD  Gateway timeout shorter than the P99 TTFT");
+  EXPECT_LT(v, l);
 }
 
 TEST(DiagnoseText, NoFindingIsNotACleanBillWhenLayersWereNotJudged) {
