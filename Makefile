@@ -13,32 +13,34 @@ deps:
 
 $(BUILD)/CMakeCache.txt:
 	@scripts/install-deps
-	cmake -S . -B $(BUILD) $(GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) $(GEN) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 build: $(BUILD)/CMakeCache.txt
 	@scripts/install-deps
 	cmake --build $(BUILD) -j$(JOBS)
 
 # Every test through ctest (fast and slow labels); slow tests start real servers on 127.0.0.1.
-test: build
+test: $(BUILD)/CMakeCache.txt
 	@scripts/install-deps --with-test-peers
+	cmake --build $(BUILD) -j$(JOBS) --target llmtriage_tests
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-test-fast: build
+test-fast: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j$(JOBS) --target llmtriage_tests
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -L fast
 
 # ASan + UBSan build of the tests (benchmarks off).
 sanitize:
 	@scripts/install-deps --with-test-peers
 	cmake -S . -B build-asan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DLLMTRIAGE_SANITIZE=ON -DLLMTRIAGE_BENCH=OFF
-	cmake --build build-asan -j$(JOBS)
+	cmake --build build-asan -j$(JOBS) --target llmtriage_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j$(JOBS)
 
 # ThreadSanitizer build of the tests of the modules that run threads.
 tsan:
 	@scripts/install-deps --with-test-peers
 	cmake -S . -B build-tsan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DLLMTRIAGE_TSAN=ON -DLLMTRIAGE_BENCH=OFF
-	cmake --build build-tsan -j$(JOBS)
+	cmake --build build-tsan -j$(JOBS) --target llmtriage_tests
 	ctest --test-dir build-tsan --output-on-failure -j$(JOBS) -L net
 
 # libFuzzer targets in fuzz/, each for FUZZ_SECONDS on its seed corpus (clang, ASan+UBSan).

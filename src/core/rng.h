@@ -76,6 +76,14 @@ class Rng {
   uint64_t s_[4];
 };
 
+// splitmix64's finalizer: a bijective 64-bit mix (stand-in tokenizer, seeds, salts).
+inline uint64_t splitmix64_mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 // 64-bit mix used for block hashes and consistent hashing (splitmix64 finalizer).
 inline uint64_t mix64(uint64_t a, uint64_t b) {
   uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));

@@ -59,7 +59,7 @@ bool is_blank(double v, bool int32) {
   return false;
 }
 
-struct Acc {
+struct GpuAcc {
   std::string key;
   core::GpuSample g;
   std::optional<double> fb_used, fb_free, fb_total, fb_reserved, power_instant, enforced;
@@ -69,7 +69,7 @@ struct Acc {
 
 DcgmParse gpu_samples_from_exposition(std::string_view text, double t_s) {
   DcgmParse out;
-  std::vector<Acc> accs;
+  std::vector<GpuAcc> accs;
   PromParser p(text);
   for (PromEntry e; (e = p.next()) != PromEntry::end;) {
     if (e != PromEntry::series) continue;
@@ -83,7 +83,7 @@ DcgmParse gpu_samples_from_exposition(std::string_view text, double t_s) {
       continue;
     }
     std::string_view key = p.label("gpu").value_or(p.label("gpu_uuid").value_or(p.label("UUID").value_or("")));
-    auto it = std::find_if(accs.begin(), accs.end(), [&](const Acc& a) { return a.key == key; });
+    auto it = std::find_if(accs.begin(), accs.end(), [&](const GpuAcc& a) { return a.key == key; });
     if (it == accs.end()) {
       accs.emplace_back();
       it = accs.end() - 1;
@@ -95,7 +95,7 @@ DcgmParse gpu_samples_from_exposition(std::string_view text, double t_s) {
         if (n) it->g.index = core::clamp_int(*n);
       }
     }
-    Acc& a = *it;
+    GpuAcc& a = *it;
     if (a.g.uuid.empty())
       a.g.uuid = std::string(p.label("UUID").value_or(p.label("gpu_uuid").value_or("")));
     if (a.g.name.empty()) a.g.name = std::string(p.label("modelName").value_or(""));

@@ -6,8 +6,9 @@
 #include "ingest/gpu_throttle.h"
 
 namespace llmtriage::ingest {
-namespace {
-// The few NVML types used, as nvml.h declares them (stable ABI since NVML 5).
+// The few NVML types used, as nvml.h declares them (stable ABI since NVML 5). A named namespace:
+// NvmlSession::Api (external linkage) holds them.
+namespace nvml_abi {
 using nvmlReturn_t = int;
 using nvmlDevice_t = struct nvmlDevice_st*;
 struct nvmlMemory_t {
@@ -19,7 +20,8 @@ struct nvmlUtilization_t {
 constexpr int kSuccess = 0;
 constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
 constexpr int kTempGpu = 0;                 // nvmlTemperatureSensors_t
-}  // namespace
+}  // namespace nvml_abi
+using namespace nvml_abi;
 
 struct NvmlSession::Api {
   nvmlReturn_t (*init)() = nullptr;

@@ -13,9 +13,6 @@ using logtext::number_after;
 using logtext::size_gib_after;
 
 namespace {
-void put(core::Event& e, const char* key, std::optional<double> v) {
-  if (v) e.fields[key] = *v;
-}
 }  // namespace
 
 bool parse_torch_oom(std::string_view m, core::Event& e) {

@@ -17,9 +17,6 @@ using logtext::size_gib_after;
 using logtext::starts_with;
 
 namespace {
-void put(core::Event& e, const char* key, std::optional<double> v) {
-  if (v) e.fields[key] = *v;
-}
 
 // Either spelling of llama.cpp's "key = value" / old "key=value" fields.
 std::optional<double> kv_num(std::string_view m, std::string_view key) {
@@ -63,7 +60,7 @@ std::string device_before(std::string_view m, std::string_view what) {
 
 bool is_cpu(std::string_view dev) { return dev.rfind("CPU", 0) == 0 || dev.empty(); }
 
-core::Event& startup(const LogLineCtx& ctx, LogSink& sink, EngineKind k, const char* step) {
+core::Event& other_startup(const LogLineCtx& ctx, LogSink& sink, EngineKind k, const char* step) {
   core::Event& e = sink.event(EventKind::startup_memory, ctx, k);
   e.labels["step"] = step;
   sink.note_engine(k);
@@ -85,7 +82,7 @@ Match match_tgi(const LogLineCtx& ctx, LogSink& sink) {
     // The launcher's inferred KV token budget (flash-attention models, warmup result).
     auto n = number_after(m, "Setting max batch total tokens to ");
     if (!n) return Match::malformed;
-    core::Event& e = startup(ctx, sink, EngineKind::tgi, "max_batch_total_tokens");
+    core::Event& e = other_startup(ctx, sink, EngineKind::tgi, "max_batch_total_tokens");
     e.fields["max_batch_total_tokens"] = *n;
     e.fields["kv_tokens"] = *n;
     return Match::parsed;
@@ -159,7 +156,7 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
           auto v = size_gib_after(m, "KV buffer size =");
           if (!v) return Match::malformed;
           std::string dev = device_before(m, "KV buffer size");
-          core::Event& e = startup(ctx, sink, EngineKind::llamacpp, "kv_buffer");
+          core::Event& e = other_startup(ctx, sink, EngineKind::llamacpp, "kv_buffer");
           e.fields[is_cpu(dev) ? "kv_cache_cpu_gib" : "kv_cache_gib"] = *v;
           e.labels["device"] = dev;
           return Match::parsed;
@@ -169,7 +166,7 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
           auto v = size_gib_after(m, "KV self size  =");
           if (!v) v = size_gib_after(m, "KV self size =");
           if (!v) return Match::malformed;
-          startup(ctx, sink, EngineKind::llamacpp, "kv_buffer").fields["kv_cache_gib"] = *v;
+          other_startup(ctx, sink, EngineKind::llamacpp, "kv_buffer").fields["kv_cache_gib"] = *v;
           return Match::parsed;
         }
         // "llm_load_tensors:        CUDA0 buffer size =  4403.49 MiB" / "load_tensors: CUDA0 model
@@ -179,7 +176,7 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
           auto v = size_gib_after(m, "buffer size =");
           if (!v) return Match::malformed;
           std::string dev = device_before(m, contains(m, "model buffer") ? "model buffer" : "buffer size");
-          core::Event& e = startup(ctx, sink, EngineKind::llamacpp, "weights_buffer");
+          core::Event& e = other_startup(ctx, sink, EngineKind::llamacpp, "weights_buffer");
           e.fields[is_cpu(dev) ? "weights_cpu_gib" : "weights_gib"] = *v;
           e.labels["device"] = dev;
           return Match::parsed;
@@ -188,7 +185,7 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
           auto v = size_gib_after(m, "compute buffer size =");
           if (!v) return Match::malformed;
           std::string dev = device_before(m, "compute buffer");
-          core::Event& e = startup(ctx, sink, EngineKind::llamacpp, "compute_buffer");
+          core::Event& e = other_startup(ctx, sink, EngineKind::llamacpp, "compute_buffer");
           e.fields[is_cpu(dev) ? "compute_buffer_cpu_gib" : "compute_buffer_gib"] = *v;
           e.labels["device"] = dev;
           return Match::parsed;
@@ -196,7 +193,7 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
         if ((starts_with(m, "llama_new_context_with_model:") || starts_with(m, "llama_context:") ||
              starts_with(m, "llama_init_from_model:")) && contains(m, " n_ctx ")) {
           if (auto n = kv_num(m, "n_ctx")) {
-            startup(ctx, sink, EngineKind::llamacpp, "context").fields["n_ctx_tokens"] = *n;
+            other_startup(ctx, sink, EngineKind::llamacpp, "context").fields["n_ctx_tokens"] = *n;
             return Match::parsed;
           }
         }
@@ -218,7 +215,7 @@ Match match_ollama(const LogLineCtx& ctx, LogSink& sink) {
   }
   // msg="offload to cuda" ... / msg=offload library=cuda ...
   if (starts_with(m, "\"offload to ") || starts_with(m, "offload ")) {
-    core::Event& e = startup(ctx, sink, EngineKind::ollama, "offload_plan");
+    core::Event& e = other_startup(ctx, sink, EngineKind::ollama, "offload_plan");
     put(e, "available_gib", slog_size(m, "memory.available="));
     put(e, "required_full_gib", slog_size(m, "memory.required.full="));
     put(e, "required_partial_gib", slog_size(m, "memory.required.partial="));
@@ -240,7 +237,7 @@ Match match_ollama(const LogLineCtx& ctx, LogSink& sink) {
       size_t q = m.find('=', b) + 1, e = m.find(' ', q);
       dev = std::string(m.substr(q, e == std::string_view::npos ? std::string_view::npos : e - q));
     }
-    core::Event& e = startup(ctx, sink, EngineKind::ollama, weights ? "weights_buffer" : "compute_buffer");
+    core::Event& e = other_startup(ctx, sink, EngineKind::ollama, weights ? "weights_buffer" : "compute_buffer");
     std::string key = weights ? "weights" : "compute_buffer";
     e.fields[key + (is_cpu(dev) ? "_cpu_gib" : "_gib")] = *v;
     e.labels["device"] = dev;

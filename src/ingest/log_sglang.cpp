@@ -13,9 +13,6 @@ using logtext::size_gib_after;
 using logtext::starts_with;
 
 namespace {
-void put(core::Event& e, const char* key, std::optional<double> v) {
-  if (v) e.fields[key] = *v;
-}
 
 // DP rank from the prefix tag "DP1 TP0" -> "1"; "" when none.
 std::string dp_rank(const LogLineCtx& ctx) {
@@ -28,7 +25,7 @@ std::string dp_rank(const LogLineCtx& ctx) {
   return std::string(p.substr(at + 2, e - at - 2));
 }
 
-core::Event& startup(const LogLineCtx& ctx, LogSink& sink, const char* step) {
+core::Event& sglang_startup(const LogLineCtx& ctx, LogSink& sink, const char* step) {
   core::Event& e = sink.event(EventKind::startup_memory, ctx, EngineKind::sglang);
   e.labels["step"] = step;
   return e;
@@ -94,7 +91,7 @@ Match match_sglang(const LogLineCtx& ctx, LogSink& sink) {
       }
       // "KV Cache is allocated. #tokens: 367404, K size: 8.23 GB, V size: 8.23 GB"
       if (starts_with(m, "KV Cache is allocated.")) {
-        core::Event& e = startup(ctx, sink, "kv_cache_allocated");
+        core::Event& e = sglang_startup(ctx, sink, "kv_cache_allocated");
         put(e, "kv_tokens", number_after(m, "#tokens: "));
         auto k = size_gib_after(m, "K size: ");
         auto v = size_gib_after(m, "V size: ");
@@ -109,7 +106,7 @@ Match match_sglang(const LogLineCtx& ctx, LogSink& sink) {
       // "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.53 GB,
       //  mem usage=14.99 GB."
       if (starts_with(m, "Load weight end.")) {
-        core::Event& e = startup(ctx, sink, "model_loading");
+        core::Event& e = sglang_startup(ctx, sink, "model_loading");
         put(e, "weights_gib", size_gib_after(m, "mem usage="));
         put(e, "avail_mem_gib", size_gib_after(m, "avail mem="));
         sink.note_engine(EngineKind::sglang);
@@ -118,7 +115,7 @@ Match match_sglang(const LogLineCtx& ctx, LogSink& sink) {
       return Match::none;
     case 'M':
       if (starts_with(m, "Memory pool end.")) {
-        core::Event& e = startup(ctx, sink, "memory_pool");
+        core::Event& e = sglang_startup(ctx, sink, "memory_pool");
         put(e, "avail_mem_gib", size_gib_after(m, "avail mem="));
         return e.fields.empty() ? Match::malformed : Match::parsed;
       }
@@ -126,7 +123,7 @@ Match match_sglang(const LogLineCtx& ctx, LogSink& sink) {
     case 'C':
       // "Capture cuda graph end. Time elapsed: 5.12 s. mem usage=0.56 GB. avail mem=5.01 GB."
       if (starts_with(m, "Capture cuda graph end.")) {
-        core::Event& e = startup(ctx, sink, "cuda_graph");
+        core::Event& e = sglang_startup(ctx, sink, "cuda_graph");
         put(e, "cuda_graph_gib", size_gib_after(m, "mem usage="));
         put(e, "avail_mem_gib", size_gib_after(m, "avail mem="));
         return Match::parsed;
@@ -136,7 +133,7 @@ Match match_sglang(const LogLineCtx& ctx, LogSink& sink) {
       // "max_total_num_tokens=367404, chunked_prefill_size=8192, max_prefill_tokens=16384,
       //  max_running_requests=4096, context_len=131072, available_gpu_mem=5.37 GB"
       if (starts_with(m, "max_total_num_tokens=")) {
-        core::Event& e = startup(ctx, sink, "scheduler_limits");
+        core::Event& e = sglang_startup(ctx, sink, "scheduler_limits");
         put(e, "kv_tokens", number_after(m, "max_total_num_tokens="));
         put(e, "chunked_prefill_size_tokens", number_after(m, "chunked_prefill_size="));
         put(e, "max_prefill_tokens", number_after(m, "max_prefill_tokens="));

@@ -12,6 +12,11 @@
 
 namespace llmtriage::ingest::detail {
 
+// Sets an event field when the line stated it.
+inline void put(core::Event& e, const char* key, std::optional<double> v) {
+  if (v) e.fields[key] = *v;
+}
+
 struct LogLineCtx {
   std::string_view raw;      // the whole line, ANSI codes removed
   std::string_view msg;      // after the prefix

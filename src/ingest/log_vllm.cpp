@@ -19,11 +19,8 @@ using logtext::starts_with;
 
 namespace {
 
-void put(core::Event& e, const char* key, std::optional<double> v) {
-  if (v) e.fields[key] = *v;
-}
 
-core::Event& startup(const LogLineCtx& ctx, LogSink& sink, const char* step) {
+core::Event& vllm_startup(const LogLineCtx& ctx, LogSink& sink, const char* step) {
   core::Event& e = sink.event(EventKind::startup_memory, ctx, EngineKind::vllm);
   e.labels["step"] = step;
   return e;
@@ -66,7 +63,7 @@ Match stats_line(const LogLineCtx& ctx, LogSink& sink, std::string_view body,
 }
 
 Match memory_profile_line(const LogLineCtx& ctx, LogSink& sink, std::string_view m) {
-  core::Event& e = startup(ctx, sink, "memory_profile");
+  core::Event& e = vllm_startup(ctx, sink, "memory_profile");
   put(e, "profile_time_s", number_after(m, "Memory profiling takes "));
   // V1: "Total non KV cache memory: 21.14GiB; torch peak memory increase: 1.97GiB;
   //      non-torch forward increase memory: 2.21GiB; weights memory: 16.96GiB."
@@ -94,7 +91,7 @@ Match table_row(const LogLineCtx& ctx, LogSink& sink, std::string_view m, std::s
   if (pos >= m.size() || !logtext::is_space(m[pos])) return Match::none;
   auto v = is_size ? logtext::size_gib_at(m, pos) : logtext::number_at(m, pos);
   if (!v) return Match::malformed;
-  core::Event& e = startup(ctx, sink, "memory_table");
+  core::Event& e = vllm_startup(ctx, sink, "memory_table");
   e.fields[field] = *v;
   return Match::parsed;
 }
@@ -104,7 +101,7 @@ Match blocks_line(const LogLineCtx& ctx, LogSink& sink, std::string_view m) {
   auto gpu = number_after(m, "GPU blocks: ");
   if (!gpu) gpu = number_after(m, "CUDA blocks: ");
   if (!gpu) return Match::malformed;
-  core::Event& e = startup(ctx, sink, "blocks");
+  core::Event& e = vllm_startup(ctx, sink, "blocks");
   e.fields["gpu_blocks"] = *gpu;
   put(e, "cpu_blocks", number_after(m, "CPU blocks: "));
   return Match::parsed;
@@ -135,7 +132,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       if (starts_with(m, "Available KV cache memory: ")) {
         auto v = size_gib_after(m, "Available KV cache memory: ");
         if (!v) return Match::malformed;
-        startup(ctx, sink, "kv_cache_memory").fields["kv_cache_gib"] = *v;
+        vllm_startup(ctx, sink, "kv_cache_memory").fields["kv_cache_gib"] = *v;
         return Match::parsed;
       }
       if (starts_with(m, "Aborted request")) {
@@ -157,7 +154,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
         std::string_view body = m.substr(colon + 2);
         if (starts_with(body, "Avg prompt throughput: ")) return stats_line(ctx, sink, body, idx);
         if (auto b = number_after(body, "num_gpu_blocks is: ")) {
-          startup(ctx, sink, "num_gpu_blocks").fields["gpu_blocks"] = *b;
+          vllm_startup(ctx, sink, "num_gpu_blocks").fields["gpu_blocks"] = *b;
           return Match::parsed;
         }
         return Match::other;
@@ -183,7 +180,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
         if (pos < m.size() && m[pos] == ':') ++pos;
         auto v = logtext::size_gib_at(m, pos);
         if (!v) return Match::malformed;
-        core::Event& e = startup(ctx, sink, "model_loading");
+        core::Event& e = vllm_startup(ctx, sink, "model_loading");
         e.fields["weights_gib"] = *v;
         size_t from = pos;
         if (auto secs = number_after(m, " and ", from)) e.fields["load_time_s"] = *secs;
@@ -195,7 +192,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
         auto len = logtext::number_at(m, pos);
         auto x = number_after(m, "per request: ");
         if (!len || !x) return Match::malformed;
-        core::Event& e = startup(ctx, sink, "max_concurrency");
+        core::Event& e = vllm_startup(ctx, sink, "max_concurrency");
         e.fields["max_concurrency"] = *x;
         e.fields["max_concurrency_len_tokens"] = *len;
         return Match::parsed;
@@ -205,7 +202,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       if (starts_with(m, "Loading model weights took ")) {
         auto v = size_gib_after(m, "Loading model weights took ");
         if (!v) return Match::malformed;
-        startup(ctx, sink, "model_loading").fields["weights_gib"] = *v;
+        vllm_startup(ctx, sink, "model_loading").fields["weights_gib"] = *v;
         return Match::parsed;
       }
       return Match::none;
@@ -213,7 +210,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       if (starts_with(m, "GPU KV cache size: ")) {
         auto tokens = number_after(m, "GPU KV cache size: ");
         if (!tokens) return Match::malformed;
-        core::Event& e = startup(ctx, sink, "kv_cache_size");
+        core::Event& e = vllm_startup(ctx, sink, "kv_cache_size");
         e.fields["kv_tokens"] = *tokens;
         // 0.11 on some platforms: "(1,444 blocks x 128 tokens/block)"
         if (auto b = number_after(m, "(")) {
@@ -226,7 +223,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
         // "Graph capturing finished in 5 secs, took 0.31 GiB" (V1); V0 prints no size.
         auto v = size_gib_after(m, "took ");
         if (!v) return Match::other;
-        startup(ctx, sink, "cuda_graph").fields["cuda_graph_gib"] = *v;
+        vllm_startup(ctx, sink, "cuda_graph").fields["cuda_graph_gib"] = *v;
         return Match::parsed;
       }
       if (starts_with(m, "GPU blocks: ")) return blocks_line(ctx, sink, m);
@@ -235,7 +232,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       if (starts_with(m, "CUDA graph pool memory: ")) {
         auto actual = size_gib_after(m, "CUDA graph pool memory: ");
         if (!actual) return Match::malformed;
-        core::Event& e = startup(ctx, sink, "cuda_graph");
+        core::Event& e = vllm_startup(ctx, sink, "cuda_graph");
         e.fields["cuda_graph_gib"] = *actual;
         put(e, "cuda_graph_estimated_gib", size_gib_after(m, "(actual), "));
         return Match::parsed;
@@ -258,7 +255,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       return Match::none;
     case 't':
       if (starts_with(m, "the current vLLM instance can use ")) {
-        core::Event& e = startup(ctx, sink, "memory_budget");
+        core::Event& e = vllm_startup(ctx, sink, "memory_budget");
         if (contains(m, "total_gpu_memory (")) {
           put(e, "total_gpu_memory_gib", size_gib_after(m, "total_gpu_memory ("));
           put(e, "gpu_memory_utilization", number_after(m, "gpu_memory_utilization ("));
@@ -274,7 +271,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       return Match::none;
     case 'm':
       if (starts_with(m, "model weights take ")) {
-        core::Event& e = startup(ctx, sink, "memory_profile");
+        core::Event& e = vllm_startup(ctx, sink, "memory_profile");
         // "model weights take 19.86GiB; non_torch_memory takes 0.16GiB; PyTorch activation peak
         //  memory takes 36.63GiB; the rest of the memory reserved for KV Cache is 14.65GiB."
         put(e, "weights_gib", size_gib_after(m, "model weights take "));
@@ -289,7 +286,7 @@ Match match_vllm(const LogLineCtx& ctx, LogSink& sink) {
       if (starts_with(m, "num_gpu_blocks is: ")) {
         auto b = number_after(m, "num_gpu_blocks is: ");
         if (!b) return Match::malformed;
-        startup(ctx, sink, "num_gpu_blocks").fields["gpu_blocks"] = *b;
+        vllm_startup(ctx, sink, "num_gpu_blocks").fields["gpu_blocks"] = *b;
         return Match::parsed;
       }
       if (starts_with(m, "non-default args: ")) return engine_args(ctx, sink, m.substr(18), "non_default_args");

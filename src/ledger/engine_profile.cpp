@@ -10,7 +10,7 @@
 namespace llmtriage::ledger {
 namespace {
 
-constexpr double kGiB = core::kGiB;
+using core::kGiB;
 
 // Activations of the MLP over `tokens` tokens on one TP rank: gate+up output, activation output
 // (and for MoE each token's top-k expert copies plus the combined output).

@@ -16,7 +16,7 @@
 namespace llmtriage::ledger {
 namespace {
 
-constexpr double kGiB = core::kGiB;
+using core::kGiB;
 
 const char* accounting_name(Accounting a, const EngineVersion& v) {
   switch (a) {

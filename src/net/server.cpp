@@ -21,17 +21,17 @@ namespace ssl = boost::asio::ssl;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 using TimePoint = SteadyClock::time_point;
-constexpr TimePoint kNever = TimePoint::max();
+constexpr TimePoint kNoDeadline = TimePoint::max();
 constexpr size_t kMaxPipelinedBytes = 1u << 20;
 
-struct Conn;
+struct ServerConn;
 
 struct SLoop {
   asio::io_context ioc{1};
   asio::executor_work_guard<asio::io_context::executor_type> work{ioc.get_executor()};
   std::thread thread;
   std::vector<char> rbuf = std::vector<char>(64 * 1024);
-  std::unordered_set<Conn*> conns;
+  std::unordered_set<ServerConn*> conns;
   std::atomic<bool> stopping{false};  // stop() began: finish responses, then close
   std::atomic<bool> stopped{false};   // loop gone: writers become no-ops
 };
@@ -63,7 +63,7 @@ namespace {
 
 struct WriterImpl;
 
-struct Conn : std::enable_shared_from_this<Conn> {
+struct ServerConn : std::enable_shared_from_this<ServerConn> {
   enum class St { handshake, wait, head, body, handling, closed };
   std::shared_ptr<SLoop> loop;
   Server::Impl& srv;
@@ -75,8 +75,8 @@ struct Conn : std::enable_shared_from_this<Conn> {
   std::vector<char> tls_buf;
   std::string remote;
   St st = St::wait;
-  TimePoint deadline = kNever;
-  TimePoint armed_at = kNever;
+  TimePoint deadline = kNoDeadline;
+  TimePoint armed_at = kNoDeadline;
   bool reading = false;
   bool writing = false;
   std::string out;
@@ -98,7 +98,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
     std::weak_ptr<WriterImpl> writer;
   } ex;
 
-  Conn(std::shared_ptr<SLoop> l, Server::Impl& s, tcp::socket sock)
+  ServerConn(std::shared_ptr<SLoop> l, Server::Impl& s, tcp::socket sock)
       : loop(std::move(l)), srv(s), timer(loop->ioc), parser(s.opts.max_header_bytes, s.opts.max_body_bytes) {
     if (srv.ssl_ctx) tls.emplace(std::move(sock), *srv.ssl_ctx);
     else plain.emplace(std::move(sock));
@@ -116,8 +116,8 @@ struct Conn : std::enable_shared_from_this<Conn> {
   }
   void on_timer(const error_code& ec) {
     if (ec == asio::error::operation_aborted || st == St::closed) return;
-    armed_at = kNever;
-    if (deadline == kNever) return;
+    armed_at = kNoDeadline;
+    if (deadline == kNoDeadline) return;
     if (SteadyClock::now() < deadline) {
       set_deadline(deadline);
       return;
@@ -253,7 +253,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
     ex.on_close = nullptr;
     ex.writer.reset();
     st = St::handling;
-    set_deadline(kNever);
+    set_deadline(kNoDeadline);
   }
 
   void reject(int status, const std::string& why) {
@@ -379,7 +379,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
       return;
     }
     writing = false;
-    if (st == St::handling && ex.phase != Exchange::Phase::finishing) set_deadline(kNever);
+    if (st == St::handling && ex.phase != Exchange::Phase::finishing) set_deadline(kNoDeadline);
     if (ex.phase == Exchange::Phase::finishing) end_exchange();
   }
 
@@ -423,12 +423,12 @@ struct Conn : std::enable_shared_from_this<Conn> {
 };
 
 struct WriterImpl final : ResponseWriter, std::enable_shared_from_this<WriterImpl> {
-  std::shared_ptr<Conn> conn;
+  std::shared_ptr<ServerConn> conn;
   std::shared_ptr<SLoop> loop;
   std::uint64_t id;
   std::atomic<bool> closed_{false};
 
-  WriterImpl(std::shared_ptr<Conn> c, std::uint64_t i) : conn(std::move(c)), loop(conn->loop), id(i) {}
+  WriterImpl(std::shared_ptr<ServerConn> c, std::uint64_t i) : conn(std::move(c)), loop(conn->loop), id(i) {}
   ~WriterImpl() override {
     if (loop->stopped.load()) return;
     auto c = conn;
@@ -464,19 +464,19 @@ struct WriterImpl final : ResponseWriter, std::enable_shared_from_this<WriterImp
   void on_close(std::function<void()> fn) override {
     run([c = conn, i = id, fn = std::move(fn)]() mutable {
       if (c->ex.id != i) return;
-      if (c->st == Conn::St::closed) fn();
+      if (c->st == ServerConn::St::closed) fn();
       else c->ex.on_close = std::move(fn);
     });
   }
   void post(std::function<void()> fn) override {
     if (loop->stopped.load()) return;
     asio::post(loop->ioc, [c = conn, fn = std::move(fn)] {
-      if (c->st != Conn::St::closed) fn();
+      if (c->st != ServerConn::St::closed) fn();
     });
   }
   void post_after(Millis delay, std::function<void()> fn) override {
     run([c = conn, delay, fn = std::move(fn)]() mutable {
-      if (c->st == Conn::St::closed) return;
+      if (c->st == ServerConn::St::closed) return;
       auto t = std::make_shared<asio::steady_timer>(c->loop->ioc, delay);
       c->user_timers.push_back(t);
       if (c->user_timers.size() > 64) {
@@ -484,13 +484,13 @@ struct WriterImpl final : ResponseWriter, std::enable_shared_from_this<WriterImp
         std::erase_if(c->user_timers, [](const auto& p) { return p.use_count() == 1; });
       }
       t->async_wait([c, t, fn = std::move(fn)](const error_code& ec) {
-        if (!ec && c->st != Conn::St::closed) fn();
+        if (!ec && c->st != ServerConn::St::closed) fn();
       });
     });
   }
 };
 
-void Conn::close() {
+void ServerConn::close() {
   if (st == St::closed) return;
   bool in_exchange = ex.phase != Exchange::Phase::none;
   st = St::closed;
@@ -516,7 +516,7 @@ void Conn::close() {
   }
 }
 
-void Conn::dispatch(TimePoint now) {
+void ServerConn::dispatch(TimePoint now) {
   srv.requests.fetch_add(1, std::memory_order_relaxed);
   ServerRequest req;
   auto& head = parser.head();
@@ -569,7 +569,7 @@ void Conn::dispatch(TimePoint now) {
   if (st == St::handling && ex.phase != Exchange::Phase::none) do_read();
 }
 
-void run_loop(SLoop* loop) {
+void run_server_loop(SLoop* loop) {
   t_sloop = loop;
   for (;;) {
     try {
@@ -608,7 +608,7 @@ void accept_next(Server::Impl* srv) {
         else srv->accepted.fetch_add(1, std::memory_order_relaxed);
         (over ? srv->overflow_open : srv->open).fetch_add(1, std::memory_order_relaxed);
         asio::post(target->ioc, [srv, target, over, s = std::move(s)]() mutable {
-          auto c = std::make_shared<Conn>(target, *srv, std::move(s));
+          auto c = std::make_shared<ServerConn>(target, *srv, std::move(s));
           c->over_limit = over;
           c->start(SteadyClock::now());
         });
@@ -665,7 +665,7 @@ core::Status Server::start() {
   impl_->port = acc->local_endpoint().port();
   impl_->acceptor = std::move(acc);
   accept_next(impl_.get());
-  for (auto& l : impl_->loops) l->thread = std::thread(run_loop, l.get());
+  for (auto& l : impl_->loops) l->thread = std::thread(run_server_loop, l.get());
   impl_->started = true;
   return core::ok_status();
 }
@@ -689,9 +689,9 @@ void Server::stop() {
     SLoop* loop = l.get();
     asio::post(loop->ioc, [loop] {
       loop->stopping = true;
-      std::vector<Conn*> conns(loop->conns.begin(), loop->conns.end());
-      for (Conn* c : conns) {
-        if (c->st != Conn::St::handling) c->close();
+      std::vector<ServerConn*> conns(loop->conns.begin(), loop->conns.end());
+      for (ServerConn* c : conns) {
+        if (c->st != ServerConn::St::handling) c->close();
         else c->keep_alive = false;  // finish this response, then close
       }
     });
@@ -705,8 +705,8 @@ void Server::stop() {
   for (auto& l : im->loops) {
     SLoop* loop = l.get();
     asio::post(loop->ioc, [loop] {
-      std::vector<Conn*> conns(loop->conns.begin(), loop->conns.end());
-      for (Conn* c : conns) c->close();  // past the grace period: cut
+      std::vector<ServerConn*> conns(loop->conns.begin(), loop->conns.end());
+      for (ServerConn* c : conns) c->close();  // past the grace period: cut
     });
   }
   wait_open(Millis(1000));

@@ -1,6 +1,8 @@
 // The engine thread of `sim serve` (see loop.h).
 #include "serve/loop.h"
 
+#include "core/rng.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -38,12 +40,6 @@ struct Stream {
 
 namespace {
 
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 std::string json_str(const std::string& s) { return nlohmann::json(s).dump(); }
 
@@ -125,7 +121,7 @@ void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w) 
   auto st = std::make_shared<Stream>();
   st->w = std::move(w);
   st->req = std::move(req);
-  const uint64_t salt = mix(next_id_++ ^ static_cast<uint64_t>(t0_.time_since_epoch().count()));
+  const uint64_t salt = core::splitmix64_mix(next_id_++ ^ static_cast<uint64_t>(t0_.time_since_epoch().count()));
   st->id = fmt::format("{}{:016x}", st->req.chat ? "chatcmpl-" : "cmpl-", salt);
   st->created = static_cast<int64_t>(std::time(nullptr));
   st->model_json = json_str(opt_.served_model_name);

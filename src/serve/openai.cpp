@@ -1,5 +1,7 @@
 #include "serve/openai.h"
 
+#include "core/rng.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -17,12 +19,6 @@ uint64_t hash_text(std::string_view s, uint64_t h = 1469598103934665603ULL) {
   return h;
 }
 
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // A prompt given as a token-id array: its length and a content hash.
 bool token_array(const nlohmann::json& j, Prompt& p) {
@@ -30,7 +26,7 @@ bool token_array(const nlohmann::json& j, Prompt& p) {
   uint64_t h = 1469598103934665603ULL;
   for (const auto& t : j) {
     if (!t.is_number_integer()) return false;
-    h = mix(h ^ static_cast<uint64_t>(t.get<int64_t>()));
+    h = core::splitmix64_mix(h ^ static_cast<uint64_t>(t.get<int64_t>()));
   }
   p.tokens = static_cast<int32_t>(j.size());
   p.content_key = h | 1;
@@ -172,13 +168,13 @@ ChoicePlan plan_choice(const GenRequest& r, const Prompt& p, int index, int64_t 
   // Greedy (temperature 0): the same output for the same prompt. Seeded: the same output for
   // the same (seed, prompt, choice). Otherwise a fresh draw per request.
   uint64_t s = p.content_key;
-  if (r.temperature > 0) s = mix(s ^ (r.seed ? mix(static_cast<uint64_t>(*r.seed) + 0x51) : request_salt));
-  if (r.temperature > 0) s = mix(s + static_cast<uint64_t>(index));
+  if (r.temperature > 0) s = core::splitmix64_mix(s ^ (r.seed ? core::splitmix64_mix(static_cast<uint64_t>(*r.seed) + 0x51) : request_salt));
+  if (r.temperature > 0) s = core::splitmix64_mix(s + static_cast<uint64_t>(index));
   c.text_seed = s;
   int64_t len = max_tokens;
   c.finish_reason = "length";
   if (!r.ignore_eos) {
-    const double u = static_cast<double>(mix(s ^ 0xe05) >> 11) * 0x1.0p-53;  // [0,1)
+    const double u = static_cast<double>(core::splitmix64_mix(s ^ 0xe05) >> 11) * 0x1.0p-53;  // [0,1)
     const auto natural = std::max<int64_t>(std::max<int64_t>(1, r.min_tokens), static_cast<int64_t>(std::ceil(-256.0 * std::log1p(-u))));
     if (natural < max_tokens) {
       len = natural;

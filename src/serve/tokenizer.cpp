@@ -1,5 +1,7 @@
 #include "serve/tokenizer.h"
 
+#include "core/rng.h"
+
 #include <array>
 #include <unordered_map>
 
@@ -41,12 +43,6 @@ uint64_t fnv1a(std::string_view s) {
   return h;
 }
 
-uint64_t mix(uint64_t x) {  // splitmix64 finalizer
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 }  // namespace
 
@@ -82,7 +78,7 @@ std::string detokenize(const std::vector<int32_t>& ids) {
 }
 
 int32_t generated_token(uint64_t seed, int32_t index) {
-  return static_cast<int32_t>(mix(seed * 0x100000001b3ULL + static_cast<uint64_t>(index)) % words().size());
+  return static_cast<int32_t>(core::splitmix64_mix(seed * 0x100000001b3ULL + static_cast<uint64_t>(index)) % words().size());
 }
 
 }  // namespace llmtriage::serve

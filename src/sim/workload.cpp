@@ -34,7 +34,7 @@ int32_t draw(const LengthDist& d, Rng& rng) {
   return static_cast<int32_t>(std::clamp<double>(v, static_cast<double>(std::max<int64_t>(1, d.min)), static_cast<double>(d.max)));
 }
 
-core::Error bad(const std::string& where, const std::string& expected, const std::string& found) {
+core::Error bad_workload(const std::string& where, const std::string& expected, const std::string& found) {
   return core::make_error(core::ErrorKind::input, where, expected, found);
 }
 
@@ -54,12 +54,12 @@ core::Result<std::vector<ClientRequest>> generate(const WorkloadSpec& spec) {
   Rng arr(spec.seed * 4 + 1), len(spec.seed * 4 + 2), keys(spec.seed * 4 + 3);
   std::vector<ClientRequest> out;
   if (spec.arrival == ArrivalKind::trace) {
-    if (spec.trace.empty()) return bad("workload.trace", "at least one request record", "none");
+    if (spec.trace.empty()) return bad_workload("workload.trace", "at least one request record", "none");
     out.reserve(spec.trace.size());
     for (size_t i = 0; i < spec.trace.size(); ++i) {
       const auto& r = spec.trace[i];
       if (!r.input_tokens || !r.output_tokens)
-        return bad("workload.trace record " + std::to_string(i + 1) + " (id '" + r.id + "')",
+        return bad_workload("workload.trace record " + std::to_string(i + 1) + " (id '" + r.id + "')",
                    "input_tokens and output_tokens", "a record without them");
       ClientRequest c;
       c.arrival_s = r.arrival_s;
@@ -74,15 +74,15 @@ core::Result<std::vector<ClientRequest>> generate(const WorkloadSpec& spec) {
     std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.arrival_s < b.arrival_s; });
     return out;
   }
-  if (spec.num_requests < 0) return bad("workload.num_requests", "a count >= 0", std::to_string(spec.num_requests));
+  if (spec.num_requests < 0) return bad_workload("workload.num_requests", "a count >= 0", std::to_string(spec.num_requests));
   const bool open = spec.arrival == ArrivalKind::poisson || spec.arrival == ArrivalKind::gamma ||
                     spec.arrival == ArrivalKind::constant;
-  if (open && !(spec.rate_rps > 0)) return bad("workload.rate", "a rate > 0 requests/s (or inf)", std::to_string(spec.rate_rps));
+  if (open && !(spec.rate_rps > 0)) return bad_workload("workload.rate", "a rate > 0 requests/s (or inf)", std::to_string(spec.rate_rps));
   if (spec.arrival == ArrivalKind::gamma && !(spec.burstiness > 0))
-    return bad("workload.burstiness", "a gamma shape > 0", std::to_string(spec.burstiness));
+    return bad_workload("workload.burstiness", "a gamma shape > 0", std::to_string(spec.burstiness));
   for (const LengthDist* d : {&spec.input, &spec.output})
     if (d->kind == LengthDist::Kind::empirical && d->samples.empty())
-      return bad("workload lengths", "empirical samples (request records with token counts)", "none");
+      return bad_workload("workload lengths", "empirical samples (request records with token counts)", "none");
   std::vector<uint64_t> groups(static_cast<size_t>(std::max<int64_t>(0, spec.prefix_groups)));
   for (auto& g : groups) g = keys.next_u64() | 1;
   out.reserve(static_cast<size_t>(spec.num_requests));
