@@ -4,142 +4,21 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "bench/export.h"
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "catalog/names.h"
+#include "cli/diagnose_sources.h"
 #include "collect/capture.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
-#include "ingest/engine_log.h"
-#include "ingest/metrics_engine.h"
-#include "ingest/records.h"
 
 namespace llmtriage::cli {
 namespace {
-
-using core::InputNote;
-
-template <typename T>
-void over(std::optional<T>& dst, const std::optional<T>& src) {
-  if (src) dst = src;
-}
-
-// Later sources win field by field (precedence: logs < snapshots < engine args < flags).
-void merge_settings(core::EngineSettings& b, const core::EngineSettings& o) {
-  over(b.tensor_parallel_size, o.tensor_parallel_size);
-  over(b.pipeline_parallel_size, o.pipeline_parallel_size);
-  over(b.data_parallel_size, o.data_parallel_size);
-  over(b.gpu_memory_utilization, o.gpu_memory_utilization);
-  over(b.mem_fraction_static, o.mem_fraction_static);
-  over(b.max_model_len, o.max_model_len);
-  over(b.max_num_seqs, o.max_num_seqs);
-  over(b.max_num_batched_tokens, o.max_num_batched_tokens);
-  over(b.block_size, o.block_size);
-  over(b.kv_cache_dtype, o.kv_cache_dtype);
-  over(b.dtype, o.dtype);
-  over(b.quantization, o.quantization);
-  over(b.enforce_eager, o.enforce_eager);
-  over(b.enable_chunked_prefill, o.enable_chunked_prefill);
-  over(b.enable_prefix_caching, o.enable_prefix_caching);
-  over(b.model, o.model);
-  over(b.served_model_name, o.served_model_name);
-  for (const auto& u : o.unmodelled)
-    if (std::find(b.unmodelled.begin(), b.unmodelled.end(), u) == b.unmodelled.end()) b.unmodelled.push_back(u);
-}
-
-// One side (now or baseline) being assembled. Engine samples from /metrics (snapshots, bench
-// scrapes, the endpoint) and from log stats lines are kept apart: their clocks differ (a log
-// without a year is relative), so the log timeline is used only when no /metrics sample exists.
-struct Side {
-  std::string prefix;  // "" or "baseline "
-  core::Evidence ev;
-  std::vector<core::EngineSample> metric_samples;
-  std::vector<std::pair<size_t, std::vector<core::EngineSample>>> log_timelines;  // (inputs index, samples)
-  core::EngineSettings from_logs, from_snapshots;
-  std::vector<std::string>* warnings = nullptr;
-  const std::string* model_flag = nullptr;
-
-  void note(std::string source, std::string kind, bool ok, std::string text) {
-    // Readers' errors start with the path; the note sits next to it already.
-    if (text.rfind(source + ": ", 0) == 0) text = text.substr(source.size() + 2);
-    if (!ok && warnings) warnings->push_back(fmt::format("{}{} {}: {}", prefix, kind, source, text));
-    ev.inputs.push_back({std::move(source), std::move(kind), ok, std::move(text)});
-  }
-  void deployment_from(const core::Deployment& d) {
-    auto& me = ev.deployment;
-    if (me.model.empty()) me.model = d.model;
-    if (me.gpu.empty()) me.gpu = d.gpu;
-    if (me.num_gpus == 0) me.num_gpus = d.num_gpus;
-    if (me.engine == core::EngineKind::unknown) me.engine = d.engine;
-    if (me.engine_version.empty()) me.engine_version = d.engine_version;
-  }
-  // A source naming another model than --model contradicts the user: not used.
-  std::optional<std::string> contradicts(const std::string& model) const {
-    if (!model_flag || model_flag->empty() || model.empty() || same_model(model, *model_flag)) return std::nullopt;
-    return fmt::format("it is from model '{}', --model says '{}': not used", model, *model_flag);
-  }
-};
-
-std::string plural(size_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
-
-// ---- snapshots and the live endpoint ----
-
-size_t ok_scrapes(const collect::Snapshot& s) {
-  size_t n = 0;
-  for (const auto& sc : s.scrapes) n += sc.ok;
-  return n;
-}
-
-// `live`: the snapshot this run just took; its endpoint note (capture_endpoint) already says how
-// the scrapes went, so only GPU and DCGM notes are kept from it. Failures repeat per scrape: one
-// note per kind of failure, with its count.
-void add_snapshot(Side& side, const collect::Snapshot& snap, const std::string& path, bool live = false) {
-  core::Evidence ev = collect::snapshot_to_evidence(snap, path);
-  std::string model = ev.deployment.model;
-  if (auto why = side.contradicts(model)) {
-    side.note(path, "snapshot", false, *why);
-    return;
-  }
-  for (auto& e : ev.engine_samples) side.metric_samples.push_back(std::move(e));
-  for (auto& g : ev.gpu_samples) side.ev.gpu_samples.push_back(std::move(g));
-  side.deployment_from(ev.deployment);
-  if (snap.engine_settings) merge_settings(side.from_snapshots, *snap.engine_settings);
-  std::map<std::pair<std::string, std::string>, std::pair<size_t, std::string>> failures;  // (kind, source) -> (n, first)
-  std::vector<std::pair<std::string, std::string>> order;
-  for (auto& n : ev.inputs) {
-    const bool endpoint_part = n.kind == "metrics" || n.kind == "version" || n.kind == "models" || n.kind == "time";
-    if (live && (n.kind == "snapshot" || endpoint_part)) continue;
-    if (n.ok || !endpoint_part) {
-      side.note(n.source, n.kind, n.ok, n.note);
-      continue;
-    }
-    auto key = std::make_pair(n.kind, n.source);
-    auto [it, fresh] = failures.try_emplace(key, 0, n.note);
-    if (fresh) order.push_back(key);
-    ++it->second.first;
-  }
-  for (const auto& key : order) {
-    const auto& [count, first] = failures[key];
-    side.note(key.second, key.first, false, count > 1 ? fmt::format("{} failures, the first: {}", count, first) : first);
-  }
-}
-
-void read_snapshot_file(Side& side, const std::string& path) {
-  auto snap = collect::read_snapshot(path);
-  if (!snap) {
-    side.note(path, "snapshot", false, snap.error().message());
-    return;
-  }
-  add_snapshot(side, *snap, path);
-}
 
 std::string default_snapshot_path() {
   std::time_t t = std::time(nullptr);
@@ -150,7 +29,7 @@ std::string default_snapshot_path() {
   return buf;
 }
 
-core::Status capture_endpoint(Side& side, const DiagnoseFlags& f, const LiveProgress& progress,
+core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const LiveProgress& progress,
                               diagnose::DiagnoseInput& in) {
   auto window = parse_duration_s(f.window);
   auto interval = parse_duration_s(f.interval);
@@ -193,173 +72,6 @@ core::Status capture_endpoint(Side& side, const DiagnoseFlags& f, const LiveProg
   }
   add_snapshot(side, *snap, in.snapshot_path.value_or(path), true);
   return core::ok_status();
-}
-
-// ---- logs ----
-
-std::string log_model(const ingest::EngineLogResult& r, const core::EngineSettings& args) {
-  if (args.model) return *args.model;
-  for (const auto& s : r.timeline)
-    if (!s.model_name.empty()) return s.model_name;
-  return "";
-}
-
-void read_log(Side& side, const std::string& path) {
-  ingest::LogParseOptions lo;
-  lo.source_name = std::filesystem::path(path).filename().string();
-  auto parsed = ingest::parse_engine_log_file(path, lo);
-  if (!parsed) {
-    side.note(path, "log", false, parsed.error().message());
-    return;
-  }
-  core::EngineSettings args;
-  for (const auto& e : parsed->events) {
-    if (e.kind != core::EventKind::engine_args) continue;
-    auto it = e.labels.find("args");
-    if (it == e.labels.end()) continue;
-    auto a = ingest::parse_logged_args(it->second, parsed->engine, e.source);
-    if (a) merge_settings(args, a->settings);
-  }
-  if (auto why = side.contradicts(log_model(*parsed, args))) {
-    side.note(path, "log", false, *why);
-    return;
-  }
-  if (parsed->lines_total == 0) {
-    side.note(path, "log", false, "empty file");
-    return;
-  }
-  const size_t known = parsed->events.size() + parsed->timeline.size();
-  std::string note = ingest::describe(*parsed);
-  if (parsed->engine != core::EngineKind::unknown) note = std::string(core::to_string(parsed->engine)) + " log; " + note;
-  if (parsed->read_error) note += "; read stopped early: " + parsed->read_error->message();
-  merge_settings(side.from_logs, args);
-  core::Deployment d;
-  d.engine = parsed->engine;
-  d.engine_version = parsed->engine_version;
-  d.model = args.model.value_or("");
-  side.deployment_from(d);
-  for (auto& e : parsed->events) side.ev.events.push_back(std::move(e));
-  // A log in which nothing was recognised is read, but says nothing: not counted as evidence.
-  side.note(path, "log", known > 0, known > 0 ? note : "no engine line recognised; " + note);
-  if (!parsed->timeline.empty()) side.log_timelines.emplace_back(side.ev.inputs.size() - 1, std::move(parsed->timeline));
-}
-
-// ---- request records and bench folders ----
-
-std::string records_note(const ingest::RecordReadResult& r) {
-  std::string s = fmt::format("{} ({})", plural(r.records.size(), "record", "records"), ingest::to_string(r.format));
-  if (r.records_bad) s += fmt::format(", {} rejected", plural(static_cast<size_t>(r.records_bad), "line", "lines"));
-  for (size_t i = 0; i < r.issues.size() && i < 3; ++i)
-    s += fmt::format("{}line {}: {} {}", i ? "; " : " (first issues: ", r.issues[i].line, r.issues[i].kind, r.issues[i].detail);
-  if (!r.issues.empty()) s += ")";
-  if (r.read_error) s += "; read stopped early: " + r.read_error->message();
-  return s;
-}
-
-void read_records(Side& side, const std::string& path, const char* kind = "records") {
-  ingest::RecordReadOptions ro;
-  ro.source_name = path;
-  auto rr = ingest::read_records_file(path, ro);
-  if (!rr) {
-    side.note(path, kind, false, rr.error().message());
-    return;
-  }
-  const bool ok = !rr->records.empty();
-  side.note(path, kind, ok, ok ? records_note(*rr) : "no request record in it; " + records_note(*rr));
-  for (auto& r : rr->records) side.ev.requests.push_back(std::move(r));
-}
-
-void read_bench(Side& side, const std::string& dir) {
-  auto summary = bench::read_summary(dir);
-  if (!summary) {
-    side.note(dir, "bench", false, summary.error().message() + " (expected a `llmtriage bench --out` folder)");
-    return;
-  }
-  const nlohmann::json& s = *summary;
-  std::string model = s.contains("run") ? s["run"].value("model", "") : "";
-  if (auto why = side.contradicts(model)) {
-    side.note(dir, "bench", false, *why);
-    return;
-  }
-  core::Deployment d;
-  d.model = model;
-  side.deployment_from(d);
-  // Engine configuration stored with the run: vllm:cache_config_info labels ("cache.*") and --config.
-  core::EngineSettings cfg;
-  if (s.contains("config") && s["config"].is_object()) {
-    for (auto it = s["config"].begin(); it != s["config"].end(); ++it) {
-      if (!it->is_string()) continue;
-      std::string key = it.key();
-      if (key.rfind("cache.", 0) == 0) key = key.substr(6);
-      (void)ingest::apply_engine_flag(cfg, key, it->get<std::string>(), dir + "/summary.json config");
-    }
-  }
-  merge_settings(side.from_snapshots, cfg);
-  side.note(dir + "/summary.json", "bench", true,
-            fmt::format("{} completed, {} failed; {:.4g} output tok/s{}", s.value("completed", 0), s.value("failed", 0),
-                        s.value("output_throughput", 0.0), s.value("client_bound", false) ? "; CLIENT-BOUND run" : ""));
-  read_records(side, dir + "/records.jsonl", "bench records");
-  // The server scrapes taken during the run.
-  const std::string mpath = dir + "/metrics.jsonl";
-  auto text = core::read_file(mpath);
-  if (!text) {
-    side.note(mpath, "bench metrics", false, text.error().message());
-    return;
-  }
-  std::istringstream in(*text);
-  std::string line;
-  size_t n = 0, ok = 0, failed = 0, bad = 0;
-  std::string first_error;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      ++bad;
-      continue;
-    }
-    if (!j.contains("text") || !j["text"].is_string()) {
-      ++failed;
-      if (first_error.empty()) first_error = j.value("error", "");
-      continue;
-    }
-    ingest::AdaptOptions ao;
-    ao.source = fmt::format("{}:{}", mpath, n);
-    auto sc = ingest::adapt_engine_metrics(j["text"].get<std::string>(), j.value("unix_s", 0.0), ao);
-    if (!sc || sc->samples.empty()) {
-      ++bad;
-      continue;
-    }
-    ++ok;
-    if (side.ev.deployment.engine == core::EngineKind::unknown) side.ev.deployment.engine = sc->engine;
-    for (auto& e : sc->samples) side.metric_samples.push_back(std::move(e));
-  }
-  std::string note = fmt::format("{} of {} scrape(s) read", ok, ok + failed + bad);
-  if (failed) note += fmt::format(", {} failed ({})", failed, first_error);
-  if (bad) note += fmt::format(", {} unreadable", bad);
-  side.note(mpath, "bench metrics", ok > 0, ok > 0 ? note : "no server scrape usable: " + note);
-}
-
-// ---- everything for one side ----
-
-void finish_side(Side& side) {
-  if (!side.metric_samples.empty()) {
-    side.ev.engine_samples = std::move(side.metric_samples);
-    for (const auto& [idx, tl] : side.log_timelines)
-      side.ev.inputs[idx].note += "; its stats-line timeline is not used (/metrics samples are)";
-  } else {
-    for (auto& [idx, tl] : side.log_timelines)
-      for (auto& s : tl) side.ev.engine_samples.push_back(std::move(s));
-  }
-  std::stable_sort(side.ev.engine_samples.begin(), side.ev.engine_samples.end(),
-                   [](const core::EngineSample& a, const core::EngineSample& b) { return a.t_s < b.t_s; });
-  std::stable_sort(side.ev.gpu_samples.begin(), side.ev.gpu_samples.end(),
-                   [](const core::GpuSample& a, const core::GpuSample& b) { return a.t_s < b.t_s; });
-}
-
-bool has_evidence(const core::Evidence& e) {
-  return !e.engine_samples.empty() || !e.gpu_samples.empty() || !e.requests.empty() || !e.events.empty() ||
-         !e.outputs.empty();
 }
 
 core::Result<std::vector<std::string>> lines_of(const std::string& path) {
@@ -475,8 +187,8 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   in.what_if = !f.no_what_if;
   if (f.tp && *f.tp < 1) return core::make_error(core::ErrorKind::usage, "--tp", "an integer >= 1", std::to_string(*f.tp));
 
-  Side now{"", {}, {}, {}, {}, {}, &g.warnings, &f.model};
-  Side base{"baseline ", {}, {}, {}, {}, {}, &g.warnings, &f.model};
+  EvidenceSide now{"", {}, {}, {}, {}, {}, &g.warnings, &f.model};
+  EvidenceSide base{"baseline ", {}, {}, {}, {}, {}, &g.warnings, &f.model};
 
   for (const auto& path : f.observe_files) {
     auto lines = lines_of(path);

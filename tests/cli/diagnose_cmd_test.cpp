@@ -243,7 +243,8 @@ TEST(DiagnoseCmd, SnapshotFileIsRead) {
   ASSERT_TRUE(snap.ok()) << snap.error().message();
   const fs::path p = temp_path("snap.json");
   ASSERT_TRUE(llmtriage::collect::write_snapshot(p.string(), *snap).ok());
-  Result r = run({"--snapshot", p.string(), "--json"});
+  // Its series carry served names ("a", "b"): aliases, which never contradict --model.
+  Result r = run({"--snapshot", p.string(), "--model", kModel, "--json"});
   fs::remove(p);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
