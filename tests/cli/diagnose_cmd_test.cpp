@@ -286,3 +286,26 @@ TEST(DiagnoseCmd, TerminalAndMarkdownOutputs) {
   EXPECT_NE(md.out.find("## Inputs"), std::string::npos);
   EXPECT_EQ(md.code, plain.code);
 }
+
+TEST(DiagnoseCmd, BaselineReachesTheLoadLayer) {
+  const std::string recs = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/";
+  Result r = run({"--records", recs + "vllm_bench.json", "--baseline-records", recs + "bench.jsonl", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  json j = parse(r);
+  const json* b = input_of(j, "baseline records", "bench.jsonl");
+  ASSERT_TRUE(b) << j["inputs"].dump(1);
+  EXPECT_TRUE((*b)["ok"].get<bool>());
+  // A shift can only be found against a baseline: the two files' lengths differ.
+  bool shift = false;
+  for (const auto& f : j["findings"]) shift |= f["layer"] == "load" && f["id"].get<std::string>().ends_with("_shift");
+  EXPECT_TRUE(shift) << j["findings"].dump(1);
+
+  // A baseline that cannot be read is reported; the diagnosis runs without one.
+  r = run({"--records", recs + "vllm_bench.json", "--baseline-records", "/nonexistent/base.jsonl", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_NE(r.err.find("warning: baseline records /nonexistent/base.jsonl: "), std::string::npos) << r.err;
+  j = parse(r);
+  b = input_of(j, "baseline records", "/nonexistent/base.jsonl");
+  ASSERT_TRUE(b) << j["inputs"].dump(1);
+  EXPECT_FALSE((*b)["ok"].get<bool>());
+}
