@@ -55,7 +55,9 @@ EvidenceItem text_item(const std::string& indicator, double value, const std::st
 
 namespace {
 std::string source_kind(const std::string& s) {
-  if (s.empty() || s == "not measured") return "";
+  // Facts looked up (catalog) are not an independent measurement.
+  if (s.empty() || s == "not measured" || s == "catalog") return "";
+  if (s.rfind("engine args", 0) == 0 || s.rfind("engine default", 0) == 0) return "settings";
   if (s.rfind("observe", 0) == 0) return "observe";
   if (s.find("ledger") != std::string::npos) return "ledger";
   if (s.find("record") != std::string::npos) return "records";
