@@ -14,6 +14,7 @@
 #include "catalog/names.h"
 #include "cli/diagnose_sources.h"
 #include "collect/capture.h"
+#include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
 
@@ -46,12 +47,27 @@ core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const 
   lo.capture.read_local_gpus = !f.no_local_gpu;
   const std::string path = f.keep_snapshot.empty() ? default_snapshot_path() : f.keep_snapshot;
   // Written after every scrape: an interrupted diagnosis still leaves the evidence on disk.
+  // NOTE: collect keeps a failed request's URL, query token included, in its error text; those
+  // texts are scrubbed here before anything is written or shown.
+  auto clean = [&](collect::Snapshot s) {
+    for (auto& fl : s.failures) scrub_secrets(fl.error, side.secrets);
+    for (auto& sc : s.scrapes) scrub_secrets(sc.error, side.secrets);
+    return s;
+  };
   lo.on_progress = [&](const collect::Snapshot& s) {
-    (void)collect::write_snapshot(path, s, f.api_key);
+    (void)collect::write_snapshot(path, clean(s), f.api_key);
     if (progress) progress(s);
   };
-  auto snap = collect::capture_live(lo);
-  if (!snap) return snap.error();  // a bad URL: the user's flag
+  auto captured = collect::capture_live(lo);
+  if (!captured) {  // a bad URL: the user's flag
+    core::Error e = std::move(captured).error();
+    scrub_secrets(e.where, side.secrets);
+    scrub_secrets(e.found, side.secrets);
+    scrub_secrets(e.detail, side.secrets);
+    return e;
+  }
+  const collect::Snapshot cleaned = clean(std::move(*captured));
+  const collect::Snapshot* snap = &cleaned;
   auto st = collect::write_snapshot(path, *snap, f.api_key);
   const size_t ok = ok_scrapes(*snap);
   std::string why;
@@ -60,7 +76,7 @@ core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const 
       why = fl.error;
       break;
     }
-  std::string url = snap->endpoint.empty() ? f.endpoint : snap->endpoint;
+  std::string url = snap->endpoint.empty() ? collect::redact_url_secrets(f.endpoint) : snap->endpoint;
   side.note(url, "endpoint", ok > 0,
             ok > 0 ? fmt::format("{} of {} scrape(s) ok over {:g} s", ok, snap->scrapes.size(), *window)
                    : fmt::format("no scrape succeeded ({}): endpoint down or not an inference server",
@@ -187,8 +203,11 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   in.what_if = !f.no_what_if;
   if (f.tp && *f.tp < 1) return core::make_error(core::ErrorKind::usage, "--tp", "an integer >= 1", std::to_string(*f.tp));
 
-  EvidenceSide now{"", {}, {}, {}, {}, {}, &g.warnings, &f.model};
-  EvidenceSide base{"baseline ", {}, {}, {}, {}, {}, &g.warnings, &f.model};
+  std::vector<std::string> secrets = url_secrets(f.endpoint);
+  for (auto& s : url_secrets(f.dcgm)) secrets.push_back(std::move(s));
+  if (!f.api_key.empty()) secrets.push_back(f.api_key);
+  EvidenceSide now{"", {}, {}, {}, {}, {}, &g.warnings, &f.model, secrets};
+  EvidenceSide base{"baseline ", {}, {}, {}, {}, {}, &g.warnings, &f.model, secrets};
 
   for (const auto& path : f.observe_files) {
     auto lines = lines_of(path);

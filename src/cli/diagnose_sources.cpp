@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bench/export.h"
+#include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
 #include "ingest/engine_log.h"
@@ -24,6 +25,43 @@ void over(std::optional<T>& dst, const std::optional<T>& src) {
 }
 
 }  // namespace
+
+void scrub_secrets(std::string& text, const std::vector<std::string>& secrets) {
+  for (const auto& sec : secrets) {
+    if (sec.size() < 3) continue;
+    for (size_t at = text.find(sec); at != std::string::npos; at = text.find(sec, at + 10))
+      text.replace(at, sec.size(), "<redacted>");
+  }
+}
+
+std::vector<std::string> url_secrets(const std::string& url) {
+  std::vector<std::string> out;
+  const size_t scheme = url.find("://");
+  const size_t host = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t at = url.find('@', host), slash = url.find('/', host);
+  if (at != std::string::npos && (slash == std::string::npos || at < slash)) {
+    const std::string info = url.substr(host, at - host);
+    const size_t colon = info.find(':');
+    out.push_back(colon == std::string::npos ? info : info.substr(colon + 1));
+  }
+  const std::string red = collect::redact_url_secrets(url);
+  const size_t q = url.find('?'), rq = red.find('?');
+  if (q != std::string::npos && rq != std::string::npos) {
+    auto split = [](const std::string& s) {
+      std::vector<std::string> parts;
+      std::stringstream ss(s);
+      std::string part;
+      while (std::getline(ss, part, '&')) parts.push_back(part);
+      return parts;
+    };
+    auto raw = split(url.substr(q + 1)), hidden = split(red.substr(rq + 1));
+    for (size_t i = 0; i < raw.size() && i < hidden.size(); ++i) {
+      const size_t eq = raw[i].find('=');
+      if (eq != std::string::npos && hidden[i].find("<redacted>") != std::string::npos) out.push_back(raw[i].substr(eq + 1));
+    }
+  }
+  return out;
+}
 
 void merge_settings(core::EngineSettings& b, const core::EngineSettings& o) {
   over(b.tensor_parallel_size, o.tensor_parallel_size);

@@ -15,6 +15,11 @@
 
 namespace llmtriage::cli {
 
+// Replaces every occurrence of each secret (3 characters or more) with "<redacted>".
+void scrub_secrets(std::string& text, const std::vector<std::string>& secrets);
+// The secret parts of a URL: the user-info password and the query values collect::redact_url_secrets hides.
+std::vector<std::string> url_secrets(const std::string& url);
+
 // Later sources win field by field (precedence: logs < snapshots < engine args < flags).
 void merge_settings(core::EngineSettings& into, const core::EngineSettings& later);
 
@@ -29,8 +34,11 @@ struct EvidenceSide {
   core::EngineSettings from_logs, from_snapshots;
   std::vector<std::string>* warnings = nullptr;
   const std::string* model_flag = nullptr;
+  std::vector<std::string> secrets;  // never written: the API key, URL passwords and tokens
 
   void note(std::string source, std::string kind, bool ok, std::string text) {
+    scrub_secrets(source, secrets);
+    scrub_secrets(text, secrets);
     // Readers' errors start with the path; the note sits next to it already.
     if (text.rfind(source + ": ", 0) == 0) text = text.substr(source.size() + 2);
     if (!ok && warnings) warnings->push_back(fmt::format("{}{} {}: {}", prefix, kind, source, text));

@@ -309,3 +309,23 @@ TEST(DiagnoseCmd, BaselineReachesTheLoadLayer) {
   ASSERT_TRUE(b) << j["inputs"].dump(1);
   EXPECT_FALSE((*b)["ok"].get<bool>());
 }
+
+TEST(DiagnoseCmd, SecretsNeverAppearInTheReportTheWarningsOrTheKeptSnapshot) {
+  const fs::path snap = temp_path("secret_snap.json");
+  // Nothing listens on port 1: the capture fails at once, and its errors quote the URL.
+  Result r = run({"--endpoint", "http://user:hunter2pw@127.0.0.1:1/metrics?token=tok4567", "--api-key", "sk-SECRET999",
+                  "--window", "0s", "--no-local-gpu", "--keep-snapshot", snap.string(), "--observe", "waiting=1",
+                  "--engine-args", "vllm serve " + kModel + " --api-key sk-ENGINE777", "--json"});
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  const std::string kept = slurp(snap);
+  fs::remove(snap);
+  ASSERT_FALSE(kept.empty());
+  for (const char* secret : {"hunter2pw", "tok4567", "sk-SECRET999", "sk-ENGINE777"}) {
+    EXPECT_EQ(r.out.find(secret), std::string::npos) << secret << " in the report";
+    EXPECT_EQ(r.err.find(secret), std::string::npos) << secret << " on stderr: " << r.err;
+    EXPECT_EQ(kept.find(secret), std::string::npos) << secret << " in the kept snapshot";
+  }
+  // The endpoint is still named, with its secrets replaced.
+  EXPECT_NE(r.err.find("endpoint http://127.0.0.1:1/metrics?token=<redacted>: no scrape succeeded"), std::string::npos)
+      << r.err;
+}
