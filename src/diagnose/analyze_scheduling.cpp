@@ -32,8 +32,8 @@ LayerResult analyze_scheduling(const Context& c) {
   sched::startup_memory(c, models, r.findings);
   sched::request_exceeds_kv_pool(c, models, r.findings);
   sched::runtime_oom_unprofiled(c, models, r.findings);
-  sched::kv_pool_saturated(c, models, r.findings);
   sched::preemption_storm(c, models, r.findings);
+  sched::kv_pool_saturated(c, models, r.findings);  // after: a storm already names the saturated pool
   sched::long_prefill_blocking(c, models, r.findings);
   sched::prefix_cache_miss_routing(c, models, r.findings);
   sched::batch_too_large(c, models, r.findings);

@@ -52,15 +52,31 @@ void add_capacity_remedies(const Context& c, kit::Models& m, Finding& f, Metric 
 }  // namespace
 
 void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  // One cause, one finding: a preemption storm is the pool saturating while serving.
+  for (const auto& f : out)
+    if (f.id == "preemption_storm") return;
   const auto waiting = first(c, {"waiting_p50", "waiting"});
-  const auto kv = first(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"});
   const double deep = c.th.get("sched.waiting_deep"), full = c.th.get("sched.kv_near_full");
-  if (!waiting || !kv || *waiting < deep || *kv < full) return;
+  if (!waiting || *waiting < deep) return;
+  // Which capacity limit binds: the KV pool, or the running-batch cap (max-num-seqs) with KV to spare.
+  const auto kv = first(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"});
+  const auto running = first(c, {"running_max", "running"});
+  const auto seqs = c.ind.get("max_num_seqs");
+  const bool kv_full = kv && *kv >= full;
+  const bool seq_cap = running && seqs && *running >= c.th.get("sched.batch_running_share") * *seqs;
+  if (!kv_full && !seq_cap) return;
   Finding f = kit::finding("kv_pool_saturated", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
-                           "KV pool saturated: requests queue for KV blocks");
+                           kv_full ? "KV pool saturated: requests queue for KV blocks"
+                                   : "Running batch at its cap (max-num-seqs): requests queue for a slot");
   f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), deep, ">="));
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), full, ">="));
-  double base = 0.6;
+  if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), full,
+                                          kv_full ? ">=" : "<"));
+  if (seq_cap) {
+    f.evidence.push_back(c.ind.item(kit::first_name(c, {"running_max", "running"}),
+                                    c.th.get("sched.batch_running_share") * *seqs, ">="));
+    f.evidence.push_back(c.ind.item("max_num_seqs"));
+  }
+  double base = kv_full ? 0.6 : 0.55;
   // Preemptions corroborate KV pressure (a second, independent signal of the same cause).
   if (c.ind.get("preemptions_per_s").value_or(0) > 0 || c.ind.get("preemption_events").value_or(0) > 0) {
     f.evidence.push_back(c.ind.item(kit::first_name(c, {"preemptions_per_s", "preemption_events"})));
@@ -68,17 +84,33 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
   }
   const auto pool = kv_pool(c, m);
   if (pool) f.evidence.push_back(pool->item);
-  if (c.ind.get("running")) f.evidence.push_back(c.ind.item("running"));
   f.confidence = kit::confidence(base, f.evidence);
-  f.explanation = fmt::format(
-      "{:.0f} requests wait while the KV pool is {:.0f}% used{}: the scheduler admits a request only when its blocks "
-      "fit, so arrivals queue and TTFT grows with the queue. The deployment holds fewer concurrent tokens than the "
-      "load needs.",
-      *waiting, *kv * 100, pool ? fmt::format(" ({} tokens)", kit::num(pool->tokens)) : "");
+  if (kv_full)
+    f.explanation = fmt::format(
+        "{:.0f} requests wait while the KV pool is {:.0f}% used{}: the scheduler admits a request only when its blocks "
+        "fit, so arrivals queue and TTFT grows with the queue. The deployment holds fewer concurrent tokens than the "
+        "load needs.",
+        *waiting, *kv * 100, pool ? fmt::format(" ({} tokens)", kit::num(pool->tokens)) : "");
+  else
+    f.explanation = fmt::format(
+        "{:.0f} requests wait while the running batch sits at its cap of {:.0f} sequences{}: arrivals exceed what the "
+        "deployment serves at this batch size, so the queue and TTFT grow.",
+        *waiting, *seqs, kv ? fmt::format(" and the KV pool is only {:.0f}% used", *kv * 100) : "");
   if (auto ttft = c.ind.get("ttft_p99_s"), p50 = c.ind.get("ttft_p50_s"); ttft && p50 && *ttft > 0)
     f.explains = std::clamp(1 - *p50 / *ttft, 0.0, 1.0);  // NOTE: rough: the tail above the median is queueing
+  if (seq_cap && !kv_full) {
+    // KV to spare: a larger batch cap admits more, up to what the pool holds at the observed lengths.
+    const auto in_len = c.ind.get("input_len_mean"), out_len = c.ind.get("output_len_mean");
+    int64_t to = static_cast<int64_t>(*seqs) * 2;
+    if (pool && in_len && out_len && *in_len + *out_len > 0)
+      to = std::min<int64_t>(to, std::max<int64_t>(static_cast<int64_t>(*seqs) + 1,
+                                                   static_cast<int64_t>(pool->tokens * full / (*in_len + *out_len))));
+    f.remedies.push_back(kit::predicted(
+        c, m, "max-num-seqs", kit::num(*seqs), std::to_string(to), [to](sim::Scenario& s) { s.max_num_seqs = to; },
+        nullptr, Metric::ttft_p99, "more sequences per step while the KV pool has room (TPOT rises with the batch)"));
+  }
   add_capacity_remedies(c, m, f, Metric::ttft_p99);
-  f.next_measurement = "Watch num_requests_waiting and kv_cache_usage together over 10 minutes; a what-if with `llmtriage sim run` on the records confirms the replica count.";
+  f.next_measurement = "Watch num_requests_waiting, num_requests_running and kv_cache_usage together over 10 minutes; a what-if with `llmtriage sim run` on the records confirms the replica count.";
   out.push_back(std::move(f));
 }
 
@@ -246,8 +278,9 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
   const auto running = first(c, {"running", "running_max"});
   if (!running) return;
   const auto seqs = c.ind.get("max_num_seqs");
-  const bool large = seqs ? *running >= c.th.get("sched.batch_running_share") * *seqs
-                          : *running >= c.th.get("sched.batch_running_min");
+  // Large: many sequences in absolute terms, or the engine's cap nearly reached.
+  const bool large = *running >= c.th.get("sched.batch_running_min") ||
+                     (seqs && *running >= c.th.get("sched.batch_running_share") * *seqs);
   if (!large) return;
   // Throttled clocks explain a high TPOT on their own: that is the hardware layer's finding.
   const bool throttled = c.ind.get("throttle_power").value_or(0) > 0 || c.ind.get("throttle_thermal").value_or(0) > 0 ||
@@ -257,9 +290,10 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
   Finding f = kit::finding("batch_too_large", Layer::scheduling_capacity, Symptom::tpot_high, Severity::warning,
                            "Running batch too large for the TPOT objective");
   if (tpot) f.evidence.push_back(c.ind.item("tpot_p99_s", c.in.slo.tpot_p99_s, ">"));
-  f.evidence.push_back(seqs ? c.ind.item(kit::first_name(c, {"running", "running_max"}),
-                                         c.th.get("sched.batch_running_share") * *seqs, ">=")
-                            : c.ind.item(kit::first_name(c, {"running", "running_max"}), c.th.get("sched.batch_running_min"), ">="));
+  f.evidence.push_back(*running >= c.th.get("sched.batch_running_min")
+                          ? c.ind.item(kit::first_name(c, {"running", "running_max"}), c.th.get("sched.batch_running_min"), ">=")
+                          : c.ind.item(kit::first_name(c, {"running", "running_max"}),
+                                       c.th.get("sched.batch_running_share") * *seqs, ">="));
   if (seqs) f.evidence.push_back(c.ind.item("max_num_seqs"));
   if (telemetry) f.evidence.push_back(c.ind.item("clock_ratio", c.th.get("hw.clock_ratio_low"), ">="));
   f.confidence = kit::confidence(telemetry ? 0.6 : 0.45, f.evidence);

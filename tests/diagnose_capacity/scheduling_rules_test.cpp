@@ -41,6 +41,21 @@ const std::vector<Row>& rows() {
        State::at_fault},
       {"deep queue, pool half used: not the pool",
        [](Case& c) { c.set({{"waiting_p50", 40}, {"kv_usage", 0.5}}); }, {}, State::cleared},
+      {"deep queue, batch at max-num-seqs, KV to spare: the batch cap binds",
+       [](Case& c) {
+         c.set({{"waiting_p50", 150}, {"kv_usage", 0.3}, {"running_max", 64}, {"max_num_seqs", 64},
+                {"kv_capacity_tokens", 450000}, {"input_len_mean", 1500}, {"output_len_mean", 300}});
+       },
+       {"kv_pool_saturated"}, State::at_fault},
+      {"deep queue, KV low, batch far below its cap: not capacity",
+       [](Case& c) { c.set({{"waiting_p50", 150}, {"kv_usage", 0.3}, {"running_max", 10}, {"max_num_seqs", 256}}); },
+       {}, State::cleared},
+      {"deep queue with a preemption storm: one finding, the storm",
+       [](Case& c) { c.set({{"waiting_p50", 30}, {"kv_usage", 0.98}, {"kv_usage_max", 1.0}, {"preemptions_per_s", 2}}); },
+       {"preemption_storm"}, State::at_fault},
+      {"200 running under a cap of 1024, TPOT high: large in absolute terms",
+       [](Case& c) { c.set({{"tpot_p99_s", 0.08}, {"running", 200}, {"max_num_seqs", 1024}}); c.in.slo.tpot_p99_s = 0.05; },
+       {"batch_too_large"}, State::at_fault},
       {"deep queue observed on a dashboard",
        [](Case& c) { c.set({{"waiting", 25}, {"kv_usage", 0.95}}, "observe"); }, {"kv_pool_saturated"}, State::at_fault},
       {"preemptions with the pool full: storm",
@@ -337,6 +352,20 @@ TEST(SchedulingRules, PreemptionStormSizesMaxNumSeqsToThePool) {
   EXPECT_EQ(f->remedies[0].change, "max-num-seqs");
   EXPECT_EQ(f->remedies[0].from, "256");
   EXPECT_EQ(f->remedies[0].to, "66");  // 100000 / (1000 + 500)
+}
+
+TEST(SchedulingRules, BatchCapRemedyRaisesMaxNumSeqsWithinThePool) {
+  Case c;
+  c.set({{"waiting_p50", 150}, {"kv_usage", 0.3}, {"running_max", 64}, {"max_num_seqs", 64},
+         {"kv_capacity_tokens", 450000}, {"input_len_mean", 1500}, {"output_len_mean", 300}});
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "kv_pool_saturated");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].change, "max-num-seqs");
+  EXPECT_EQ(f->remedies[0].from, "64");
+  EXPECT_EQ(f->remedies[0].to, "128");  // 2x, within 450000 x 0.9 / 1800 = 225 sequences
+  EXPECT_NE(f->title.find("max-num-seqs"), std::string::npos) << f->title;
 }
 
 TEST(SchedulingRules, ThresholdOverrideChangesTheVerdict) {
