@@ -26,8 +26,21 @@ void timeout_rule(const Context& c, LayerResult& r) {
   auto cluster = c.ind.get("timeout_cluster_s");
   auto cluster_share = c.ind.get("timeout_cluster_share");
   const bool observed_below = gw && ttft99 && *gw < *ttft99;
-  const bool clustered = share && *share >= c.th.get("gateway.timeout_error_share") && cluster && cluster_share &&
-                         *cluster_share >= c.th.get("gateway.timeout_cluster_share");
+  bool clustered = share && *share >= c.th.get("gateway.timeout_error_share") && cluster && cluster_share &&
+                   *cluster_share >= c.th.get("gateway.timeout_cluster_share");
+  // Streams cut at one duration are a deadline too: a proxy read timeout that fires after the
+  // headers were sent shows as truncated bodies, not as timeouts.
+  auto breaks = c.ind.get("stream_break_share");
+  auto break_at = c.ind.get("stream_break_cluster_s");
+  auto break_cluster = c.ind.get("stream_break_cluster_share");
+  const bool breaks_clustered = breaks && *breaks >= c.th.get("gateway.stream_break_share") && break_at && break_cluster &&
+                                *break_cluster >= c.th.get("gateway.timeout_cluster_share");
+  const bool breaks_at_deadline = breaks_clustered && (!gw || std::fabs(*break_at - *gw) <= 0.1 * *gw);
+  if (!clustered && breaks_at_deadline && !cluster) {
+    cluster = break_at;
+    cluster_share = break_cluster;
+    clustered = true;
+  }
   if (!observed_below && !clustered) return;
   Finding f = make("gateway_timeout_below_ttft_p99", Symptom::timeout_or_stream_break, c);
   f.severity = Severity::warning;  // requests are being failed
@@ -42,9 +55,16 @@ void timeout_rule(const Context& c, LayerResult& r) {
   if (gw) f.evidence.push_back(c.ind.item("gateway_timeout_s", ttft99 ? std::optional<double>(*ttft99) : std::nullopt, "<"));
   if (ttft99) f.evidence.push_back(c.ind.item("ttft_p99_s"));
   if (share) f.evidence.push_back(c.ind.item("timeout_error_share", c.th.get("gateway.timeout_error_share"), ">="));
-  if (cluster) {
+  if (c.ind.get("timeout_cluster_s")) {
     f.evidence.push_back(c.ind.item("timeout_cluster_s"));
     f.evidence.push_back(c.ind.item("timeout_cluster_share", c.th.get("gateway.timeout_cluster_share"), ">="));
+  }
+  if (breaks_at_deadline) {
+    f.evidence.push_back(c.ind.item("stream_break_share", c.th.get("gateway.stream_break_share"), ">="));
+    f.evidence.push_back(c.ind.item("stream_break_cluster_s"));
+    f.evidence.push_back(c.ind.item("stream_break_cluster_share", c.th.get("gateway.timeout_cluster_share"), ">="));
+    f.explanation += fmt::format(" The broken streams end at {} s, the deadline: they are this timeout, cut after the "
+                                 "response headers were sent.", num(*break_at));
   }
   if (auto er = c.ind.get("error_rate"); er && share && *er > 0) f.explains = std::clamp(*share / *er, 0.0, 1.0);
   const double to = std::ceil(std::max(deadline * 2, ttft99.value_or(deadline) * 1.5));
@@ -81,6 +101,9 @@ void retry_rule(const Context& c, LayerResult& r) {
 void stream_rule(const Context& c, LayerResult& r) {
   auto s = c.ind.get("stream_break_share");
   if (!s || *s < c.th.get("gateway.stream_break_share")) return;
+  for (const auto& f : r.findings)  // streams cut at the deadline are the timeout finding's evidence
+    for (const auto& e : f.evidence)
+      if (f.id == "gateway_timeout_below_ttft_p99" && e.indicator == "stream_break_cluster_s") return;
   Finding f = make("stream_breaks", Symptom::timeout_or_stream_break, c);
   f.severity = Severity::warning;
   f.confidence = 0.7;

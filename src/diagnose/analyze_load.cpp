@@ -143,8 +143,11 @@ void prefix_defeated(const Context& c, LayerResult& r) {
   Finding f = make("prefix_defeated_by_varying_prefix", pick_symptom(c, {Symptom::ttft_spike, Symptom::throughput_low}), c);
   const double reps = c.ind.get("replicas").value_or(1);
   // With several replicas a lost routing affinity looks the same from the metrics (the
-  // scheduling layer's prefix_cache_miss_routing); a single engine leaves the prompts as the cause.
-  f.confidence = reps > 1 ? 0.35 : (len ? 0.7 : 0.5);
+  // scheduling layer's prefix_cache_miss_routing) unless the hit rate fell to about nothing, which
+  // no routing does to shared prefixes; a single engine leaves the prompts as the cause.
+  const bool routing_fits = reps > 1 && hit->now >= c.th.get("sched.prefix_hit_floor");
+  f.confidence = routing_fits ? 0.3 : (len ? 0.7 : 0.5);
+  if (routing_fits) f.severity = Severity::info;
   f.title = fmt::format("Prefix-cache hit rate collapsed {} -> {} while prompts kept their length", num(hit->base), num(hit->now));
   f.explanation = "The same traffic stopped reusing cached prefixes. With prompt lengths unchanged, the usual cause is a part "
                   "that varies per request (a timestamp, a request id, a user name) placed at the start of the system prompt: "
@@ -173,28 +176,50 @@ void benchmark_mix(const Context& c, LayerResult& r) {
   auto in = c.ind.get("input_len_mean");
   auto out = c.ind.get("output_len_mean");
   if (!in || !out || *out <= 0) return;  // no mix to compare: the capacity layers look for the cause
-  auto prod = mix_throughput(c.in.now.deployment, *in, *out);
-  if (!prod.ok()) return;
+  auto in_b = c.ind.base("input_len_mean");
+  auto out_b = c.ind.base("output_len_mean");
+  // The deployment when the catalog knows it; else a reference one (Llama-3.1-8B on one H100),
+  // whose ratio between two mixes still says how much the mix costs, and an assumed benchmark mix
+  // when none was given (512 in / 512 out, the common random-dataset default).
+  core::Deployment dep = c.in.now.deployment;
+  auto prod = mix_throughput(dep, *in, *out);
+  bool reference = false;
+  if (!prod.ok()) {
+    reference = true;
+    dep = core::Deployment{};
+    dep.model = "meta-llama/Llama-3.1-8B-Instruct";
+    dep.gpu = "H100-SXM";
+    prod = mix_throughput(dep, *in, *out);
+    if (!prod.ok()) return;
+    if (!in_b || !out_b) {
+      in_b = 512.0;
+      out_b = 512.0;
+    }
+  }
   double predicted = prod->output_tokens_per_s / *expected;
   std::string basis = fmt::format("sim cost model: {} in / {} out predicts {} tok/s at saturation vs the benchmark's {}",
                                   num(*in), num(*out), num(prod->output_tokens_per_s), num(*expected));
-  auto in_b = c.ind.base("input_len_mean");
-  auto out_b = c.ind.base("output_len_mean");
   if (in_b && out_b && *out_b > 0) {
-    auto bench = mix_throughput(c.in.now.deployment, *in_b, *out_b);
+    auto bench = mix_throughput(dep, *in_b, *out_b);
     if (bench.ok() && bench->output_tokens_per_s > 0) {
       predicted = prod->output_tokens_per_s / bench->output_tokens_per_s;
       basis = fmt::format("sim cost model: production mix {} in / {} out predicts {} tok/s, benchmark mix {} in / {} out {} tok/s",
                           num(*in), num(*out), num(prod->output_tokens_per_s), num(*in_b), num(*out_b),
                           num(bench->output_tokens_per_s));
+    } else if (reference) {
+      return;
     }
   }
+  if (reference)
+    basis += fmt::format("; NOTE: the deployment is not in the catalog, so the ratio is taken on a reference deployment "
+                         "(Llama-3.1-8B, one H100){}",
+                         c.ind.base("input_len_mean") ? "" : " with an assumed benchmark mix of 512 in / 512 out");
   if (predicted >= 1) return;
   const double share = std::clamp((1 - predicted) / (1 - observed), 0.0, 1.0);
   if (share < c.th.get("load.mix_explains_min")) return;
   Finding f = make("benchmark_mix_mismatch", Symptom::throughput_low, c);
   if (!reported(c, Symptom::throughput_low)) f.severity = Severity::warning;  // the shortfall is itself the symptom
-  f.confidence = 0.7;
+  f.confidence = reference ? 0.5 : 0.7;
   f.explains = share;
   f.title = fmt::format("Production's length mix explains {:.0f}% of the throughput shortfall ({} of {} tok/s)", share * 100,
                         num(*now), num(*expected));
@@ -216,8 +241,32 @@ void benchmark_mix(const Context& c, LayerResult& r) {
   pred.text = basis;
   f.evidence.push_back(pred);
   f.remedies.push_back({"benchmark length mix", "the benchmark's", fmt::format("production: {} in / {} out", num(*in), num(*out)),
-                        fmt::format("expected throughput about {} tok/s (sim, +-30%)", num(prod->output_tokens_per_s)), "sim", 0.3});
+                        reference ? fmt::format("an expectation of about {:.0f}% of the benchmark figure (sim ratio, +-30%)", predicted * 100)
+                                  : fmt::format("expected throughput about {} tok/s (sim, +-30%)", num(prod->output_tokens_per_s)),
+                        "sim", 0.3});
   f.next_measurement = "re-run the benchmark with the production records (llmtriage bench --requests records.jsonl)";
+  // One-token outputs are the extreme of this mix: that finding carries the quantified share.
+  for (auto& o : r.findings)
+    if (o.id == "one_token_outputs") {
+      o.explains = share;
+      o.symptom = Symptom::throughput_low;
+      o.severity = Severity::warning;  // the shortfall against the benchmark is itself the symptom
+      o.explanation += fmt::format(" By the simulator's cost model this mix accounts for about {:.0f}% of the shortfall "
+                                   "against the benchmark ({} of {} tok/s).", share * 100, num(*now), num(*expected));
+      for (size_t i = 0; i < 2; ++i) o.evidence.push_back(f.evidence[i]);
+      o.evidence.push_back(f.evidence.back());
+      return;
+    }
+  // Against the benchmark's mix, the length shifts are this finding's evidence, not causes of their own.
+  for (auto it = r.findings.begin(); it != r.findings.end();) {
+    if ((it->id == "input_length_shift" || it->id == "output_length_shift") && it->symptom == Symptom::throughput_low) {
+      for (auto& e : it->evidence)
+        if (e.indicator != "input_len_mean" && e.indicator != "output_len_mean") f.evidence.push_back(e);
+      it = r.findings.erase(it);
+    } else {
+      ++it;
+    }
+  }
   r.findings.push_back(std::move(f));
 }
 
@@ -230,6 +279,7 @@ void artifacts(const Context& c, LayerResult& r) {
                     "mixed into traffic). Output tokens per second then measure prefill only and cannot be compared with a "
                     "benchmark that generates hundreds of tokens.";
     f.evidence.push_back(c.ind.item("one_token_output_share", c.th.get("load.one_token_share"), ">="));
+    f.explains = *s;  // those requests produce no decode work to measure
     f.remedies.push_back({"max_tokens", "1", "the production answer length", "throughput comparable with the benchmark", "qualitative"});
     f.next_measurement = "the request bodies of 1-token answers: max_tokens, stop, or a probe endpoint";
     r.findings.push_back(std::move(f));
@@ -239,14 +289,19 @@ void artifacts(const Context& c, LayerResult& r) {
   const bool forced = c.ind.get("ignore_eos_share").value_or(0) >= 0.5;  // a benchmark pinning lengths, not a cutoff
   if (share && cap && !forced && *share >= c.th.get("load.max_tokens_cutoff_share") && *cap >= c.th.get("load.max_tokens_min")) {
     Finding f = make("default_max_tokens_cutoff", Symptom::output_quality, c);
-    f.confidence = 0.75;
+    const bool inferred = c.ind.get("max_tokens_inferred").value_or(0) > 0;
+    f.confidence = inferred ? 0.55 : 0.75;
     f.title = fmt::format("{:.0f}% of answers end exactly at max_tokens = {}", *share * 100, num(*cap));
     f.explanation = "Most answers stop at the same token count, the limit they were given: answers are cut mid-sentence "
                     "(finish_reason \"length\"). A client or SDK default max_tokens (often 16, 256 or 512) is the usual cause; "
                     "it reads as a quality problem, not as a limit.";
     f.evidence.push_back(c.ind.item("output_len_max_share", c.th.get("load.max_tokens_cutoff_share"), ">="));
     f.evidence.push_back(c.ind.item("max_tokens_mode", c.th.get("load.max_tokens_min"), ">="));
-    f.remedies.push_back({"max_tokens", num(*cap), num(*cap * 4), "answers finish on their own (finish_reason \"stop\")", "qualitative"});
+    if (inferred)
+      f.explanation += " The records carry no max_tokens: the cap is inferred from the outputs (a benchmark pinning its "
+                       "output length looks the same; it would send ignore_eos).";
+    f.remedies.push_back({"max_tokens", inferred ? "unset (default " + num(*cap) + ")" : num(*cap), num(*cap * 4),
+                          "answers finish on their own (finish_reason \"stop\")", "qualitative"});
     f.next_measurement = "finish_reason of the cut answers (\"length\" confirms)";
     r.findings.push_back(std::move(f));
   }

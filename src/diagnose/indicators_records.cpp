@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <set>
+#include <unordered_set>
 
 #include "core/quantile.h"
 #include "diagnose/indicators_detail.h"
@@ -61,10 +61,11 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   if (records.empty()) return;
   const size_t n = records.size();
   const std::string src = fmt::format("records ({} requests)", n);
-  std::vector<double> in_len, out_len, ttft, tpot, e2e, temps, timeout_durations;
+  std::vector<double> in_len, out_len, ttft, tpot, e2e, temps, timeout_durations, break_durations;
   size_t ok = 0, errors = 0, timeouts = 0, breaks = 0, one_token = 0, ignore_eos = 0, with_eos_flag = 0, retries = 0;
   std::map<int64_t, size_t> max_tokens_count, out_len_count;
-  std::set<std::string> seen_ids;
+  std::unordered_set<std::string> seen_ids;
+  seen_ids.reserve(records.size());
   double t_first = records.front().arrival_s, t_last_arrival = t_first, t_end = t_first;
   int64_t longest_output = 0;
   for (const auto& r : records) {
@@ -84,6 +85,7 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
         if (r.e2e_s) timeout_durations.push_back(*r.e2e_s);
       } else if (is_stream_break(r.error_category)) {
         ++breaks;
+        if (r.e2e_s) break_durations.push_back(*r.e2e_s);
       }
       continue;
     }
@@ -129,8 +131,9 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
     put("tpot_p99_s", *core::quantile(tpot, 0.99), "(e2e - ttft) / (output - 1)");
   }
   if (!e2e.empty()) put("e2e_p99_s", *core::quantile(e2e, 0.99), "ok requests");
-  if (n >= 2 && t_last_arrival > t_first) put("request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span");
-  if (!out_len.empty() && t_end > t_first) {
+  // Rates: the engine's counters when the metrics gave them (the whole service), else the records.
+  if (n >= 2 && t_last_arrival > t_first && !out.count("request_rate")) put("request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span");
+  if (!out_len.empty() && t_end > t_first && !out.count("output_tokens_per_s")) {
     double sum = 0;
     for (double v : out_len) sum += v;
     put("output_tokens_per_s", sum / (t_end - t_first), fmt::format("output tokens / {:.0f} s from first arrival to last completion", t_end - t_first));
@@ -154,9 +157,7 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
     cap_how = "most common max_tokens";
   } else if (!out_len_count.empty()) {
     auto it = std::max_element(out_len_count.begin(), out_len_count.end(), [](auto& a, auto& b) { return a.second < b.second; });
-    // Every answer the same length is a pinned-length benchmark (ignore_eos), not a cutoff.
-    if (it->first == longest_output && it->first >= th.get("load.max_tokens_min") && it->second >= 2 &&
-        out_len_count.size() > 1) {
+    if (it->first == longest_output && it->first >= th.get("load.max_tokens_min") && it->second >= 2) {
       cap = it->first;
       cap_how = "no max_tokens in the records: the most common output length, which is also the longest";
     }
@@ -165,6 +166,8 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
     size_t at_cap = 0;
     for (double v : out_len) at_cap += static_cast<int64_t>(v) == *cap;
     put("max_tokens_mode", static_cast<double>(*cap), cap_how);
+    // Inferred caps cannot tell a cutoff from a benchmark pinning its output lengths.
+    put("max_tokens_inferred", max_tokens_count.empty() ? 1 : 0, cap_how);
     put("output_len_max_share", share(at_cap, out_len.size()),
         fmt::format("{} of {} ok requests generated exactly {} tokens", at_cap, out_len.size(), *cap));
   }
@@ -172,19 +175,21 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   put("timeout_error_share", share(timeouts, n), fmt::format("{} timed out", timeouts));
   put("stream_break_share", share(breaks, n), fmt::format("{} broken mid-stream", breaks));
   put("retry_duplicate_share", share(retries, n), fmt::format("{} retried ids", retries));
-  if (!timeout_durations.empty()) {
-    // The densest +-5% window of timed-out durations: a gateway deadline shows as one spike.
-    std::sort(timeout_durations.begin(), timeout_durations.end());
+  // The densest +-5% window of failed requests' durations: a deadline shows as one spike.
+  auto cluster = [&](std::vector<double>& d, const char* at, const char* sh, const char* what) {
+    if (d.empty()) return;
+    std::sort(d.begin(), d.end());
     size_t best = 0, best_lo = 0, lo = 0;
-    for (size_t hi = 0; hi < timeout_durations.size(); ++hi) {
-      while (timeout_durations[lo] < timeout_durations[hi] * (0.95 / 1.05)) ++lo;
+    for (size_t hi = 0; hi < d.size(); ++hi) {
+      while (d[lo] < d[hi] * (0.95 / 1.05)) ++lo;
       if (hi - lo + 1 > best) { best = hi - lo + 1; best_lo = lo; }
     }
-    std::span<const double> window(timeout_durations.data() + best_lo, best);
-    put("timeout_cluster_s", *core::quantile_sorted(window, 0.5), "median duration of the densest +-5% cluster of timeouts");
-    put("timeout_cluster_share", share(best, timeout_durations.size()),
-        fmt::format("{} of {} timeouts within +-5% of one duration", best, timeout_durations.size()));
-  }
+    std::span<const double> window(d.data() + best_lo, best);
+    put(at, *core::quantile_sorted(window, 0.5), fmt::format("median duration of the densest +-5% cluster of {}", what));
+    put(sh, share(best, d.size()), fmt::format("{} of {} {} within +-5% of one duration", best, d.size(), what));
+  };
+  cluster(timeout_durations, "timeout_cluster_s", "timeout_cluster_share", "timeouts");
+  cluster(break_durations, "stream_break_cluster_s", "stream_break_cluster_share", "broken streams");
 }
 
 void summarize_events(const core::Evidence& ev, IndicatorMap& out) {

@@ -15,10 +15,11 @@ inline bool reported(const Context& c, Symptom s) {
   return std::find(c.symptoms.begin(), c.symptoms.end(), s) != c.symptoms.end();
 }
 
-// The first of `candidates` the operator reports (or that was detected); else the first candidate.
+// Of `candidates`, the one the report lists first (given with --symptom or detected, in the
+// report's order); else the first candidate.
 inline Symptom pick_symptom(const Context& c, std::initializer_list<Symptom> candidates) {
-  for (Symptom s : candidates)
-    if (reported(c, s)) return s;
+  for (Symptom s : c.symptoms)
+    if (std::find(candidates.begin(), candidates.end(), s) != candidates.end()) return s;
   return *candidates.begin();
 }
 

@@ -23,6 +23,12 @@ const RuleCase kCases[] = {
     {"retry_storm_from_ids", {{"records_count", 100}, {"retry_duplicate_share", 0.25}}, {}, {Symptom::ttft_spike}, {"client_retry_storm"}, S::at_fault},
     {"stream_breaks", {{"records_count", 100}, {"stream_break_share", 0.05}}, {}, {T}, {"stream_breaks"}, S::at_fault},
     {"clean_records", {{"records_count", 100}, {"timeout_error_share", 0}, {"stream_break_share", 0}, {"retry_duplicate_share", 0}}, {}, {}, {}, S::cleared},
+    {"streams_cut_at_the_proxy_deadline", {{"records_count", 30}, {"gateway_timeout_s", 300}, {"ttft_p99_s", 399}, {"stream_break_share", 0.27},
+      {"stream_break_cluster_s", 301}, {"stream_break_cluster_share", 1}}, {}, {T}, {"gateway_timeout_below_ttft_p99"}, S::at_fault},
+    {"streams_cut_at_one_duration_without_a_reading", {{"records_count", 30}, {"stream_break_share", 0.27}, {"stream_break_cluster_s", 60},
+      {"stream_break_cluster_share", 0.9}}, {}, {T}, {"gateway_timeout_below_ttft_p99"}, S::at_fault},
+    {"streams_broken_at_random", {{"records_count", 30}, {"stream_break_share", 0.27}, {"stream_break_cluster_s", 60},
+      {"stream_break_cluster_share", 0.2}}, {}, {T}, {"stream_breaks"}, S::at_fault},
     {"timeouts_and_retries", {{"records_count", 3000}, {"timeout_error_share", 0.2}, {"timeout_cluster_s", 5}, {"timeout_cluster_share", 1}, {"retry_duplicate_share", 0.15}},
      {}, {T}, {"gateway_timeout_below_ttft_p99", "client_retry_storm"}, S::at_fault},
 };

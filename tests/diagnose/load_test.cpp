@@ -28,6 +28,8 @@ const RuleCase kCases[] = {
      {Symptom::ttft_spike}, {"prefix_defeated_by_varying_prefix"}, S::at_fault},
     {"prefix_drop_with_longer_prompts_is_a_length_shift", {{"prefix_cache_hit_rate", 0.05}, {"input_len_mean", 6000}},
      {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {"input_length_shift"}, S::at_fault},
+    {"prefix_partly_lost_over_replicas_is_routing_first", {{"prefix_cache_hit_rate", 0.3}, {"input_len_mean", 2000}, {"replicas", 4}},
+     {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {"prefix_defeated_by_varying_prefix"}, S::at_fault},
     {"prefix_low_in_baseline_too", {{"prefix_cache_hit_rate", 0.02}}, {{"prefix_cache_hit_rate", 0.1}}, {Symptom::ttft_spike}, {}, S::cleared},
 };
 
@@ -70,11 +72,15 @@ TEST(Load, SeveralReplicasLowerTheVaryingPrefixConfidence) {
                {Symptom::ttft_spike}, {}, S::at_fault};
   RuleCase four = one;
   four.now["replicas"] = 4;
+  four.now["prefix_cache_hit_rate"] = 0.3;  // partly lost: routing fits as well
   const auto a = testing::run_rule(analyze_load, one);
   const auto b = testing::run_rule(analyze_load, four);
   ASSERT_EQ(a.findings.size(), 1u);
   ASSERT_EQ(b.findings.size(), 1u);
   EXPECT_GT(a.findings[0].confidence, b.findings[0].confidence);
+  EXPECT_EQ(b.findings[0].severity, Severity::info);  // the scheduling layer's routing rule leads
+  four.now["prefix_cache_hit_rate"] = 0.01;             // gone everywhere: no routing does that
+  EXPECT_EQ(testing::run_rule(analyze_load, four).findings[0].severity, Severity::warning);
 }
 
 TEST(Load, BenchmarkMixShareIsQuantifiedWithTheSimulator) {
@@ -97,8 +103,35 @@ TEST(Load, BenchmarkMixShareIsQuantifiedWithTheSimulator) {
   d.now["input_len_mean"] = 200;
   d.now["output_len_mean"] = 800;
   EXPECT_TRUE(testing::run_rule(analyze_load, d, in).findings.empty());
-  // Without a model and GPU the share cannot be quantified: no finding.
-  EXPECT_TRUE(testing::run_rule(analyze_load, c).findings.empty());
+  // Without a model and GPU the ratio comes from a reference deployment and an assumed benchmark
+  // mix, said so, with less confidence.
+  const auto ref = testing::run_rule(analyze_load, c);
+  ASSERT_EQ(testing::ids(ref), std::set<std::string>{"benchmark_mix_mismatch"});
+  EXPECT_LT(ref.findings[0].confidence, f.confidence);
+  EXPECT_NE(ref.findings[0].evidence.back().text.find("assumed benchmark mix"), std::string::npos);
+  EXPECT_TRUE(testing::run_rule(analyze_load, d).findings.empty());
+}
+
+TEST(Load, OneTokenOutputsCarryTheBenchmarkShortfallShare) {
+  RuleCase c{"x", {{"output_tokens_per_s", 9}, {"expected_output_tokens_per_s", 310}, {"input_len_mean", 650}, {"output_len_mean", 1},
+                   {"one_token_output_share", 1}},
+             {}, {Symptom::throughput_low}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c);
+  ASSERT_EQ(testing::ids(r), std::set<std::string>{"one_token_outputs"});
+  ASSERT_TRUE(r.findings[0].explains);
+  EXPECT_GT(*r.findings[0].explains, 0.5);
+  EXPECT_EQ(r.findings[0].severity, Severity::warning);
+}
+
+TEST(Load, InferredMaxTokensCapIsLessCertain) {
+  RuleCase given{"x", {{"output_len_max_share", 1}, {"max_tokens_mode", 16}, {"max_tokens_inferred", 0}}, {}, {Symptom::output_quality}, {}, S::at_fault};
+  RuleCase inferred = given;
+  inferred.now["max_tokens_inferred"] = 1;
+  const auto a = testing::run_rule(analyze_load, given);
+  const auto b = testing::run_rule(analyze_load, inferred);
+  ASSERT_EQ(testing::ids(b), std::set<std::string>{"default_max_tokens_cutoff"});
+  EXPECT_GT(a.findings[0].confidence, b.findings[0].confidence);
+  EXPECT_EQ(b.findings[0].remedies[0].from, "unset (default 16)");
 }
 
 }  // namespace
