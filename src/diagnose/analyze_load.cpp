@@ -324,27 +324,21 @@ LayerResult analyze_load(const Context& c) {
   bool any = false;
   for (const char* n : {"input_len_mean", "output_len_mean", "request_rate", "one_token_output_share",
                         "output_len_max_share", "prefix_cache_hit_rate", "output_tokens_per_s"}) {
-    if (c.ind.get(n)) {
-      any = true;
-      if (r.findings.empty()) r.verdict.evidence.push_back(c.ind.item(n));
-    }
+    if (!c.ind.get(n)) continue;
+    any = true;
+    if (r.findings.empty()) r.verdict.evidence.push_back(c.ind.item(n));  // the values that cleared it
   }
-  bool warned = false;
-  for (const auto& f : r.findings) warned |= f.severity != Severity::info;
-  if (warned || (!r.findings.empty() && any)) {
+  if (!r.findings.empty()) {
     r.verdict.state = LayerVerdict::State::at_fault;
-    r.verdict.evidence.clear();
-    if (!warned) r.verdict.why = "only contributing factors (info)";
   } else if (any) {
     r.verdict.state = LayerVerdict::State::cleared;
-  }
-  if (!any) {
-    r.verdict.state = r.findings.empty() ? LayerVerdict::State::not_judged : LayerVerdict::State::at_fault;
+  } else {
     r.verdict.why = "no request lengths, rates or outputs (records, metrics histograms, or --observe input_len_mean=, request_rate=)";
-  } else if (!baseline) {
+    return r;
+  }
+  if (!baseline)
     r.verdict.why = "not judged against a baseline (no --baseline-* input or baseline_ observations): length, rate and "
                     "sampling shifts unchecked; baseline-free artifacts checked";
-  }
   return r;
 }
 
