@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 #include "sim/cost_model.h"
 #include "sim/scenario.h"
@@ -21,6 +22,9 @@ core::Result<MixThroughput> mix_throughput(const core::Deployment& d, double inp
   if (st.kv_cache_dtype) s.deployment.kv_cache_dtype = *st.kv_cache_dtype;
   if (st.dtype) s.deployment.dtype = *st.dtype;
   if (st.gpu_memory_utilization) s.deployment.gpu_memory_utilization = *st.gpu_memory_utilization;
+  if (!(input_len > 0 && input_len <= 1e7 && output_len > 0 && output_len <= 1e7))  // also rejects NaN
+    return core::make_error(core::ErrorKind::input, "mix_throughput", "mean lengths in (0, 1e7] tokens",
+                            fmt::format("{} in / {} out", input_len, output_len));
   const double in = std::max(1.0, std::round(input_len));
   const double out = std::max(1.0, std::round(output_len));
   // The mix must fit the context: a max-model-len shorter than the mix is another finding.
