@@ -81,6 +81,18 @@ std::string format_effect(const diagnose::Remedy& r) {
   return s + " (" + basis + ")";
 }
 
+std::vector<std::string> missing_beyond_layers(const diagnose::Report& r) {
+  std::vector<std::string> out;
+  for (const auto& m : r.missing) {
+    bool said = false;
+    for (const auto& l : r.layers)
+      said |= l.state == diagnose::LayerVerdict::State::not_judged &&
+              m.rfind(std::string(diagnose::to_string(l.layer)) + ": not judged", 0) == 0;
+    if (!said) out.push_back(m);
+  }
+  return out;
+}
+
 std::string format_confidence(double c) { return fmt::format("{:.2f}", c); }
 
 std::optional<std::string> format_explains(const std::optional<double>& explains) {

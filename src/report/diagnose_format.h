@@ -3,6 +3,7 @@
 // unit, a threshold and a remedy read. One place, so the three outputs say the same thing.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "diagnose/finding.h"
 
@@ -22,6 +23,9 @@ std::string format_evidence(const diagnose::EvidenceItem& e);
 std::string format_change(const diagnose::Remedy& r);
 // "KV pool 41k -> 58k tokens (ledger, +-10%)"; "(qualitative)" when the basis says so.
 std::string format_effect(const diagnose::Remedy& r);
+
+// Report::missing less the lines the "Not judged" section already says ("<layer>: not judged: ...").
+std::vector<std::string> missing_beyond_layers(const diagnose::Report& r);
 
 // "0.85"; "explains ~70% of the symptom" when known.
 std::string format_confidence(double c);

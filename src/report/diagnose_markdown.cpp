@@ -115,9 +115,9 @@ std::string render_markdown(const diagnose::Report& r) {
       if (l.state == LayerVerdict::State::not_judged)
         o += std::string("- **") + layer_title(l.layer) + "**: " + (l.why.empty() ? "no evidence for this layer" : l.why) + "\n";
   }
-  if (!r.missing.empty()) {
+  if (const auto missing = missing_beyond_layers(r); !missing.empty()) {
     o += "\n## Missing evidence\n\n";
-    for (const auto& m : r.missing) o += "- " + m + "\n";
+    for (const auto& m : missing) o += "- " + m + "\n";
   }
   o += "\n## Inputs\n\n| kind | source | read | note |\n|---|---|---|---|\n";
   for (const auto& i : r.inputs)

@@ -202,14 +202,7 @@ std::string render_text(const Report& r, const TextOptions& opt) {
     }
   }
   // Missing evidence, less what the "Not judged" section already says.
-  std::vector<std::string> missing;
-  for (const auto& m : r.missing) {
-    bool said = false;
-    for (const auto& l : r.layers)
-      said |= l.state == LayerVerdict::State::not_judged &&
-              m.rfind(std::string(diagnose::to_string(l.layer)) + ": not judged", 0) == 0;
-    if (!said) missing.push_back(m);
-  }
+  const std::vector<std::string> missing = missing_beyond_layers(r);
   if (!missing.empty()) {
     o += "\n" + heading("Missing evidence", opt, st);
     for (const auto& m : missing) o += wrap(m, opt.width, "    ", "  - ");

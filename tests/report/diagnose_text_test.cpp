@@ -63,6 +63,14 @@ TEST(DiagnoseText, NotJudgedSaysWhyAndInputsSayWhatFailed) {
   pos(t, "TTFT/TPOT/ITL as defined in docs/metrics.md");
 }
 
+TEST(DiagnoseText, MissingEvidenceDoesNotRepeatTheNotJudgedLayers) {
+  auto r = report_test::saturated_report();
+  r.missing = {"operator_hardware: not judged: no GPU telemetry", "load: not judged against a baseline"};
+  const std::string t = report::render_text(r);
+  EXPECT_EQ(t.find("not judged: no GPU telemetry"), std::string::npos) << t;
+  pos(t, "Missing evidence\n  - load: not judged against a baseline\n");
+}
+
 TEST(DiagnoseText, ColorsOnlyWhenAsked) {
   const std::string plain = report::render_text(report_test::saturated_report());
   EXPECT_EQ(plain.find('\033'), std::string::npos);
