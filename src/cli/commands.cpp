@@ -13,6 +13,7 @@ Command make_bench_command();
 Command make_capacity_command();
 Command make_ab_command();
 Command make_diagnose_command();
+Command make_drill_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -26,6 +27,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_capacity_command());
   c.push_back(make_ab_command());
   c.push_back(make_diagnose_command());
+  c.push_back(make_drill_command());
   return c;
 }
 

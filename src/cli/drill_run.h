@@ -1,0 +1,52 @@
+#pragma once
+// One run of the drill over HTTP: `sim serve`'s server in this process on 127.0.0.1 (a free port),
+// the scenario's traffic sent by the bench runner, /metrics scraped by the runner during the run,
+// the engine's log captured. Everything comes back in virtual seconds (wall x time scale), the
+// simulator's clock, so the diagnosis reads the same units as an offline run. docs/drill.md.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/ab.h"
+#include "bench/export.h"
+#include "bench/request_set.h"
+#include "bench/runner.h"
+#include "bench/summary.h"
+#include "cli/drill_case.h"
+#include "collect/snapshot.h"
+#include "core/result.h"
+#include "sim/scenario.h"
+
+namespace llmtriage::cli::drill {
+
+// The scenario's traffic as a bench request set: the workload's requests with the seed, the
+// long_prompt_burst fault's extra requests, and the client retries the offline simulation of the
+// scenario predicted (the traffic IS the fault there), each at its virtual arrival time.
+struct DrillLoad {
+  bench::RequestSet set;
+  std::optional<std::vector<double>> arrivals_s;  // open loop: virtual seconds, one per request
+  int64_t concurrency = 0;                        // closed loop
+  int64_t retries = 0;                            // requests that are retries of earlier ones
+  int64_t bursts = 0;                             // requests from the long_prompt_burst fault
+};
+core::Result<DrillLoad> build_load(const sim::Scenario& s, const sim::SimResult& offline);
+
+struct HttpRun {
+  std::string base_url;
+  double time_scale = 1;
+  bench::RunResult run;       // raw records (wall seconds)
+  bench::RunSummary summary;  // wall seconds
+  bench::RunMeta meta;
+  RunData data;               // virtual seconds: what the diagnosis reads
+  collect::Snapshot snapshot; // the run's /metrics scrapes as a snapshot (virtual times)
+};
+
+// Serves the scenario and sends the load. Fails when the server cannot start or bind.
+// `deadline_wall_s` bounds the load (what is left is cancelled; the records so far are kept).
+core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& load, double time_scale,
+                                    double deadline_wall_s);
+
+// The run as one side of an A/B (virtual seconds), configured as `config`.
+bench::RunSample run_sample(const HttpRun& r, const std::string& label, const std::map<std::string, std::string>& config);
+
+}  // namespace llmtriage::cli::drill

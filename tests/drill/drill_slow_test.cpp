@@ -1,0 +1,108 @@
+// The drill end to end through HTTP, black box: the real binary serves a scenario (sim serve in
+// process), drives it with the bench runner, diagnoses, applies the remedy and re-runs. Bounded:
+// --target-wall 6 makes each of the two runs about 6 s of wall time.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Ran {
+  int code = -1;
+  std::string out, err;
+};
+
+Ran run(const std::string& args) {
+  Ran r;
+  const std::string errfile = (std::filesystem::temp_directory_path() / ("drill_err_" + std::to_string(::getpid()))).string();
+  const std::string cmd = std::string(LLMTRIAGE_BINARY) + " " + args + " 2>" + errfile;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  if (FILE* e = fopen(errfile.c_str(), "r")) {
+    while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
+    fclose(e);
+  }
+  std::filesystem::remove(errfile);
+  return r;
+}
+
+std::string tmpdir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("drill_slow_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+
+const nlohmann::json* metric(const nlohmann::json& ab, const std::string& name) {
+  for (const auto& m : ab.value("metrics", nlohmann::json::array()))
+    if (m.value("metric", "") == name) return &m;
+  return nullptr;
+}
+
+// ttft-spike-long-prefill: 24k-token prompts run whole (chunked prefill off) and stall everyone's
+// first token. The diagnosis must name long_prefill_blocking; enabling chunked prefill must bring
+// the P99 TTFT down on the same request set.
+TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
+  const auto dir = tmpdir("long_prefill");
+  auto r = run("drill ttft-spike-long-prefill --target-wall 6 --json --out " + dir);
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << "exit " << r.code << "\n" << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out << r.err;
+
+  // The report names the finding, as the top one.
+  const auto& findings = j["diagnosis"]["findings"];
+  ASSERT_FALSE(findings.empty()) << j["diagnosis"].dump(2);
+  EXPECT_EQ(findings[0]["id"], "long_prefill_blocking") << j["diagnosis"].dump(2);
+  EXPECT_EQ(findings[0]["layer"], "scheduling_capacity");
+  EXPECT_EQ(findings[0]["symptom"], "ttft_spike");
+  EXPECT_EQ(j["diagnosis_matches_scenario"], true);
+  EXPECT_EQ(r.code, 1);  // a finding at warning or above
+
+  // The remedy applied is one variable: chunked prefill on.
+  ASSERT_TRUE(j.contains("remedy")) << j.dump(2);
+  EXPECT_NE(j["remedy"]["applied"].get<std::string>().find("enable_chunked_prefill -> true"), std::string::npos)
+      << j["remedy"].dump();
+
+  // The A/B: same request set, one variable, P99 TTFT better.
+  ASSERT_TRUE(j.contains("ab")) << j.dump(2);
+  const auto& ab = j["ab"];
+  EXPECT_EQ(ab.value("verdict_given", false), true) << ab.dump(2);
+  const auto* p99 = metric(ab, "ttft_p99_ms");
+  ASSERT_NE(p99, nullptr) << ab.dump(2);
+  EXPECT_LT((*p99)["b"].get<double>(), (*p99)["a"].get<double>()) << p99->dump();
+  EXPECT_EQ((*p99)["verdict"], "better") << p99->dump();
+
+  // Both runs and the snapshot are on disk.
+  for (const char* f : {"a/summary.json", "a/records.jsonl", "a/snapshot.json", "b/summary.json", "diagnosis.json", "drill.json"})
+    EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DrillSlow, UnknownScenarioIsAUsageError) {
+  auto r = run("drill no-such-scenario");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no-such-scenario"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("long-context-launch"), std::string::npos) << r.err;  // the known names are listed
+}
+
+TEST(DrillSlow, StartupOomDrillNeedsNoServer) {
+  auto r = run("drill startup-oom --json");
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_FALSE(j.value("startup_error", "").empty());
+  EXPECT_EQ(j["diagnosis"]["findings"][0]["id"], "startup_oom") << j["diagnosis"].dump(2);
+}
+
+}  // namespace
