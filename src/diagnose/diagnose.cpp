@@ -238,7 +238,8 @@ Report diagnose(const DiagnoseInput& in) {
   triangulate(in, ind, rep.symptoms, rep.findings);
   rank(rep.findings, rep.symptoms);
 
-  const bool severe = !rep.findings.empty() && rep.findings.front().severity != Severity::info;
+  const bool severe = std::any_of(rep.findings.begin(), rep.findings.end(),
+                                  [](const Finding& f) { return f.severity != Severity::info; });
   if (in.live && severe) {
     Remedy keep;
     keep.change = "capture before restart";

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include "core/quantile.h"
 #include "diagnose/indicators_detail.h"
@@ -146,7 +147,12 @@ void summarize_engine_samples(const std::vector<EngineSample>& samples, Indicato
   const double window = t_max - t_min;
   const std::string src = fmt::format("metrics ({} samples, {} engine series, {:.0f} s)", samples.size(), all.size(), window);
   out["window_s"] = Indicator{window, src};
-  if (all.size() > 1) out["replicas"] = Indicator{static_cast<double>(all.size()), src + ": engine series"};
+  // Replicas: distinct data-parallel engine labels (a log's stats lines next to the same engine's
+  // metrics are two series of one engine, so unlabeled series do not count).
+  std::set<std::string> engines;
+  for (const auto& [k, s] : by_key)
+    if (!k.second.empty()) engines.insert(k.second);
+  if (engines.size() > 1) out["replicas"] = Indicator{static_cast<double>(engines.size()), src + ": engine labels"};
 
   auto put_gauge = [&](const char* name, const Getter& get, bool with_max, const char* max_name, const char* p50_name) {
     Gauge g = gauge(all, get);
