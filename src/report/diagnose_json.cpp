@@ -71,6 +71,18 @@ std::string str(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+bool boolean(const json& j, const char* key, bool fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+// The array under `key`; anything else (absent, another type) reads as empty.
+const json& array(const json& j, const char* key) {
+  static const json empty = json::array();
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? *it : empty;
+}
+
 std::vector<diagnose::EvidenceItem> evidence_from(const json& a) {
   std::vector<diagnose::EvidenceItem> out;
   if (!a.is_array()) return out;
@@ -142,16 +154,16 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
   if (str(j, "format") != kDiagnosisFormat)
     return bad(where + " format", std::string("\"") + kDiagnosisFormat + "\"", "\"" + str(j, "format") + "\"");
   auto v = j.find("version");
-  if (v == j.end() || !v->is_number_integer() || v->get<int>() > kDiagnosisVersion || v->get<int>() < 1)
+  if (v == j.end() || !v->is_number_integer() || v->get<int64_t>() > kDiagnosisVersion || v->get<int64_t>() < 1)
     return bad(where + " version", "1", v == j.end() ? "nothing" : v->dump());
   diagnose::Report r;
-  for (const auto& s : j.value("symptoms", json::array())) {
+  for (const auto& s : array(j, "symptoms")) {
     auto sym = s.is_string() ? diagnose::symptom_from_string(s.get<std::string>()) : std::nullopt;
     if (!sym) return bad(where + " symptoms", "a symptom name", s.dump());
     r.symptoms.push_back(*sym);
   }
-  r.symptoms_detected = j.value("symptoms_detected", false);
-  const json findings = j.value("findings", json::array());
+  r.symptoms_detected = boolean(j, "symptoms_detected", false);
+  const json& findings = array(j, "findings");
   for (size_t i = 0; i < findings.size(); ++i) {
     const json& f = findings[i];
     const std::string at = where + " findings[" + std::to_string(i) + "]";
@@ -173,8 +185,8 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
     x.explains = opt_num(f, "explains");
     x.title = str(f, "title");
     x.explanation = str(f, "explanation");
-    x.evidence = evidence_from(f.value("evidence", json::array()));
-    for (const auto& rj : f.value("remedies", json::array())) {
+    x.evidence = evidence_from(array(f, "evidence"));
+    for (const auto& rj : array(f, "remedies")) {
       if (!rj.is_object()) continue;
       diagnose::Remedy rem;
       rem.change = str(rj, "change");
@@ -188,7 +200,7 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
     x.next_measurement = str(f, "next_measurement");
     r.findings.push_back(std::move(x));
   }
-  for (const auto& l : j.value("layers", json::array())) {
+  for (const auto& l : array(j, "layers")) {
     if (!l.is_object()) continue;
     auto layer = diagnose::layer_from_string(str(l, "layer"));
     if (!layer) return bad(where + " layers", "a layer name", "\"" + str(l, "layer") + "\"");
@@ -199,15 +211,15 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
     else if (st == "at_fault") v.state = diagnose::LayerVerdict::State::at_fault;
     else if (st == "not_judged") v.state = diagnose::LayerVerdict::State::not_judged;
     else return bad(where + " layers.state", "cleared, at_fault or not_judged", "\"" + st + "\"");
-    v.evidence = evidence_from(l.value("evidence", json::array()));
+    v.evidence = evidence_from(array(l, "evidence"));
     v.why = str(l, "why");
     r.layers.push_back(std::move(v));
   }
-  for (const auto& i : j.value("inputs", json::array())) {
+  for (const auto& i : array(j, "inputs")) {
     if (!i.is_object()) continue;
-    r.inputs.push_back({str(i, "source"), str(i, "kind"), i.value("ok", true), str(i, "note")});
+    r.inputs.push_back({str(i, "source"), str(i, "kind"), boolean(i, "ok", true), str(i, "note")});
   }
-  for (const auto& m : j.value("missing", json::array()))
+  for (const auto& m : array(j, "missing"))
     if (m.is_string()) r.missing.push_back(m.get<std::string>());
   if (auto d = str(j, "definitions"); !d.empty()) r.definitions = d;
   if (auto sp = str(j, "snapshot_path"); !sp.empty()) r.snapshot_path = sp;

@@ -141,3 +141,19 @@ TEST(DiagnoseJson, DocumentationNamesEveryKey) {
   collect_keys(report::to_json(report_test::saturated_report()), all);
   for (const auto& k : all) EXPECT_NE(doc.find("`" + k + "`"), std::string::npos) << "undocumented key " << k;
 }
+
+TEST(DiagnoseJson, WrongTypesReadAsAbsentNeverThrow) {
+  json j = {{"format", "llmtriage-diagnosis"}, {"version", 1}, {"findings", 7}, {"symptoms", "ttft_spike"},
+            {"symptoms_detected", "yes"}, {"inputs", {{{"source", "a"}, {"ok", "no"}}}}, {"missing", {1, "m"}},
+            {"layers", {{{"layer", "load"}, {"state", "cleared"}, {"evidence", "x"}}}}};
+  auto r = report::report_from_json(j, "odd.json");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_TRUE(r->findings.empty());
+  EXPECT_TRUE(r->symptoms.empty());
+  EXPECT_FALSE(r->symptoms_detected);
+  ASSERT_EQ(r->inputs.size(), 1u);
+  EXPECT_TRUE(r->inputs[0].ok);
+  EXPECT_EQ(r->missing, std::vector<std::string>{"m"});
+  ASSERT_EQ(r->layers.size(), 1u);
+  EXPECT_TRUE(r->layers[0].evidence.empty());
+}
