@@ -58,11 +58,19 @@ void length_shifts(const Context& c, LayerResult& r) {
     f.evidence.push_back(c.ind.item("input_len_mean", R, longer ? ">= x baseline" : "<= baseline /"));
     if (c.ind.get("input_len_p99")) f.evidence.push_back(c.ind.item("input_len_p99"));
     if (longer) {
-      f.explains = share_of_rise(c.ind, "ttft_p50_s", s->ratio);
-      if (!f.explains) f.explains = share_of_rise(c.ind, "ttft_p99_s", s->ratio);
-      if (f.explains)
-        f.explanation += fmt::format(" With prefill time proportional to prompt length, the length change accounts for about "
-                                     "{:.0f}% of the TTFT rise.", *f.explains * 100);
+      if (auto rate = shift(c.ind, "request_rate"); rate && rate->ratio > 1.05) {
+        // Offered prefill work = rate x prompt length: the shares of its (multiplicative) growth.
+        f.explains = std::log(s->ratio) / std::log(s->ratio * rate->ratio);
+        f.explanation += fmt::format(" Prefill work offered (rate x prompt length) grew {}x; the longer prompts account for "
+                                     "{:.0f}% of that growth (log shares), the {}x request rate for the rest.",
+                                     num(s->ratio * rate->ratio), *f.explains * 100, num(rate->ratio));
+      } else {
+        f.explains = share_of_rise(c.ind, "ttft_p50_s", s->ratio);
+        if (!f.explains) f.explains = share_of_rise(c.ind, "ttft_p99_s", s->ratio);
+        if (f.explains)
+          f.explanation += fmt::format(" With prefill time proportional to prompt length, the length change accounts for about "
+                                       "{:.0f}% of the TTFT rise (more when the queue amplifies it).", *f.explains * 100);
+      }
       if (c.ind.get("chunked_prefill") == 0.0)
         f.remedies.push_back({"enable-chunked-prefill", "false", "true",
                               "long prefills run in chunks, so other requests' decode steps keep going", "qualitative"});
@@ -104,6 +112,8 @@ void rate_and_sampling(const Context& c, LayerResult& r) {
     f.explanation = "More requests arrive than in the healthy period; beyond the deployment's capacity under the SLO the waiting "
                     "queue grows and TTFT with it.";
     f.evidence.push_back(c.ind.item("request_rate", R, ">= x baseline"));
+    if (auto len = shift(c.ind, "input_len_mean"); len && len->ratio > 1.05)
+      f.explains = std::log(s->ratio) / std::log(s->ratio * len->ratio);  // its log share of the prefill work's growth
     if (auto w = shift(c.ind, "waiting"); w && w->now > w->base) f.evidence.push_back(c.ind.item("waiting"));
     const double reps = c.ind.get("replicas").value_or(1);
     f.remedies.push_back({"replicas", num(reps), num(std::ceil(reps * s->ratio)),
@@ -111,7 +121,10 @@ void rate_and_sampling(const Context& c, LayerResult& r) {
     f.next_measurement = "arrivals per client: a new caller, a batch job, or retries (gateway layer)";
     r.findings.push_back(std::move(f));
   }
+  // A most-common max_tokens means something only when most requests send it (a per-request
+  // drawn cap has a mode too).
   auto mt = shift(c.ind, "max_tokens_mode");
+  if (c.ind.get("max_tokens_mode_share").value_or(0) < 0.5 || c.ind.base("max_tokens_mode_share").value_or(0) < 0.5) mt.reset();
   auto tn = c.ind.get("temperature_mean");
   auto tb = c.ind.base("temperature_mean");
   const bool mt_changed = mt && beyond(mt->ratio, c.th.get("load.length_shift_ratio"));

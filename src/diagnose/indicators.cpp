@@ -33,7 +33,7 @@ constexpr UnitRow kDerivedUnits[] = {
     {"max_tokens_mode", "tokens"}, {"temperature_mean", ""}, {"timeout_error_share", "fraction"},
     {"timeout_cluster_s", "s"}, {"timeout_cluster_share", "fraction"}, {"stream_break_share", "fraction"},
     {"retry_duplicate_share", "fraction"}, {"stream_break_cluster_s", "s"}, {"stream_break_cluster_share", "fraction"},
-    {"max_tokens_inferred", "0/1"}, {"oom_events", "count"}, {"startup_oom_events", "count"},
+    {"max_tokens_inferred", "0/1"}, {"max_tokens_mode_share", "fraction"}, {"preemptions_per_request", "per request"}, {"oom_events", "count"}, {"startup_oom_events", "count"},
     {"preemption_events", "count"}, {"truncation_events", "count"}, {"max_len_exceeds_kv_events", "count"},
     {"engine_dead_events", "count"}, {"kv_cache_full_events", "count"}, {"longest_input_tokens", "tokens"},
     {"inputs_at_max_model_len_share", "fraction"}, {"tp", "GPUs"}, {"max_num_seqs", "requests"},

@@ -188,6 +188,13 @@ void summarize_engine_samples(const std::vector<EngineSample>& samples, Indicato
               "preemptions");
   put_counter(nullptr, "request_rate", [](const EngineSample& e) { return e.requests_finished_total; },
               "requests finished");
+  {
+    // Per finished request: a long window dilutes a rate, not this (0.5 = every other request recomputed).
+    Increase p = increase(all, [](const EngineSample& e) { return e.preemptions_total; });
+    Increase f = increase(all, [](const EngineSample& e) { return e.requests_finished_total; });
+    if (p.series && f.series && f.total > 0)
+      out["preemptions_per_request"] = Indicator{p.total / f.total, src + ": preemptions / requests finished"};
+  }
   if (!put_counter(nullptr, "output_tokens_per_s", [](const EngineSample& e) { return e.generation_tokens_total; },
                    "generation tokens")) {
     Gauge g = gauge(all, [](const EngineSample& e) { return e.generation_throughput_tok_s; });

@@ -166,6 +166,11 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
     size_t at_cap = 0;
     for (double v : out_len) at_cap += static_cast<int64_t>(v) == *cap;
     put("max_tokens_mode", static_cast<double>(*cap), cap_how);
+    if (!max_tokens_count.empty()) {
+      size_t with = 0;
+      for (const auto& [k, v] : max_tokens_count) with += v;
+      put("max_tokens_mode_share", share(max_tokens_count[*cap], with), "share of requests sending the most common max_tokens");
+    }
     // Inferred caps cannot tell a cutoff from a benchmark pinning its output lengths.
     put("max_tokens_inferred", max_tokens_count.empty() ? 1 : 0, cap_how);
     put("output_len_max_share", share(at_cap, out_len.size()),

@@ -16,6 +16,10 @@ const RuleCase kCases[] = {
     {"output_grew", {{"output_len_mean", 900}}, {{"output_len_mean", 300}}, {Symptom::throughput_low}, {"output_length_shift"}, S::at_fault},
     {"rate_doubled", {{"request_rate", 20}}, {{"request_rate", 10}}, {Symptom::ttft_spike}, {"request_rate_increase"}, S::at_fault},
     {"rate_up_a_little", {{"request_rate", 12}}, {{"request_rate", 10}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"max_tokens_changed", {{"max_tokens_mode", 64}, {"max_tokens_mode_share", 0.9}}, {{"max_tokens_mode", 512}, {"max_tokens_mode_share", 0.95}},
+     {Symptom::throughput_low}, {"sampling_params_changed"}, S::at_fault},
+    {"drawn_caps_have_no_meaningful_mode", {{"max_tokens_mode", 400}, {"max_tokens_mode_share", 0.8}, {"input_len_mean", 300}},
+     {{"max_tokens_mode", 137}, {"max_tokens_mode_share", 0.01}, {"input_len_mean", 300}}, {Symptom::throughput_low}, {}, S::cleared},
     {"temperature_changed", {{"temperature_mean", 0}, {"input_len_mean", 300}}, {{"temperature_mean", 0.7}, {"input_len_mean", 300}},
      {Symptom::output_quality}, {"sampling_params_changed"}, S::at_fault},
     {"one_token", {{"one_token_output_share", 0.9}}, {}, {Symptom::throughput_low}, {"one_token_outputs"}, S::at_fault},
@@ -57,6 +61,18 @@ TEST(Load, InputShiftStatesTheShareOfTheTtftRiseItExplains) {
   EXPECT_NEAR(*f.explains, (2.0 - 1) / (4.0 - 1), 1e-12);  // 2x prompts, 4x TTFT
   ASSERT_FALSE(f.remedies.empty());
   EXPECT_EQ(f.remedies[0].change, "enable-chunked-prefill");
+}
+
+TEST(Load, LengthAndRateShareTheGrowthOfPrefillWork) {
+  // 16x longer prompts and 4x the requests: prefill work x64, of which the length is ln16/ln64 = 2/3.
+  RuleCase c{"x", {{"input_len_mean", 4800}, {"request_rate", 8}}, {{"input_len_mean", 300}, {"request_rate", 2}},
+             {Symptom::ttft_spike}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c);
+  ASSERT_EQ(testing::ids(r), (std::set<std::string>{"input_length_shift", "request_rate_increase"}));
+  for (const auto& f : r.findings) {
+    ASSERT_TRUE(f.explains) << f.id;
+    EXPECT_NEAR(*f.explains, f.id == "input_length_shift" ? 2.0 / 3 : 1.0 / 3, 1e-9) << f.id;
+  }
 }
 
 TEST(Load, WithoutBaselineSaysSoButJudgesArtifacts) {
