@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "core/quantile.h"
 #include "diagnose/indicators.h"
 
 namespace llmtriage::diagnose {
@@ -186,6 +187,32 @@ TEST(Indicators, NothingGivenNothingInvented) {
   const auto ind = build_indicators(in);
   EXPECT_TRUE(ind.now.empty());
   EXPECT_TRUE(ind.baseline.empty());
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
+
+namespace llmtriage::diagnose {
+namespace {
+
+// Records' percentiles use core/quantile.h's definition (type 7) by selection; they must match it.
+TEST(Indicators, RecordPercentilesMatchTheQuantileDefinition) {
+  DiagnoseInput in;
+  std::vector<double> ttfts;
+  uint64_t x = 12345;
+  for (int i = 0; i < 1001; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double t = static_cast<double>(x >> 40) / 1e6;
+    ttfts.push_back(t);
+    in.now.requests.push_back(rec("q" + std::to_string(i), i, 100 + i % 37, 10, t, t + 1));
+  }
+  const auto ind = build_indicators(in);
+  EXPECT_DOUBLE_EQ(*ind.get("ttft_p50_s"), *core::quantile(ttfts, 0.5));
+  EXPECT_DOUBLE_EQ(*ind.get("ttft_p99_s"), *core::quantile(ttfts, 0.99));
+  std::vector<double> lens;
+  for (int i = 0; i < 1001; ++i) lens.push_back(100 + i % 37);
+  EXPECT_DOUBLE_EQ(*ind.get("input_len_p99"), *core::quantile(lens, 0.99));
+  EXPECT_DOUBLE_EQ(*ind.get("input_len_p50"), *core::quantile(lens, 0.5));
 }
 
 }  // namespace
