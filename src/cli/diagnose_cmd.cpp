@@ -2,7 +2,10 @@
 // (cli/diagnose_inputs), runs diagnose::diagnose, and prints the report (src/report) for a
 // terminal, as Markdown or as JSON (docs/diagnose-json.md). Exit 1 when a finding at warning or
 // above exists; 2 when no evidence at all could be read or a flag is wrong.
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <iostream>
@@ -35,6 +38,14 @@ bool use_tty_style(const std::string& mode, const Context& ctx) {
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
   return !(no_color && *no_color) && !(term && std::string(term) == "dumb");
+}
+
+// Paragraph width: the terminal's, kept between 60 and 120 columns; 100 when not a terminal.
+size_t text_width(bool tty) {
+  winsize ws{};
+  if (tty && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return std::clamp<size_t>(ws.ws_col, 60, 120);
+  return 100;
 }
 
 int run_diagnose(DiagOpts& o, Context& ctx) {
@@ -74,6 +85,7 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
   } else {
     report::TextOptions to;
     to.color = to.headings = use_tty_style(o.color, ctx);
+    to.width = text_width(&ctx.out == &std::cout && ::isatty(STDOUT_FILENO));
     ctx.out << report::render_text(report, to);
   }
   return report.exit_code();
