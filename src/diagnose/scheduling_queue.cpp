@@ -156,13 +156,25 @@ void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& ou
       rate_item.op = ">=";
     }
   }
-  if (rate_known && *rate < th) return;
+  // Per finished request: a slow engine preempting a third of its requests is a storm at any rate.
+  std::optional<double> per_request;
+  if (const auto rr = c.ind.get("request_rate"); rate_known && rr && *rr > 0) per_request = *rate / *rr;
+  const double per_req_th = c.th.get("sched.preemptions_per_request");
+  if (rate_known && *rate < th && !(per_request && *per_request >= per_req_th)) return;
   const auto kv = first(c, {"kv_usage_max", "kv_usage"});
   const double full = c.th.get("sched.kv_near_full");
   if (kv && *kv < full) return;  // preemptions without a full pool are not KV pressure
   Finding f = kit::finding("preemption_storm", Layer::scheduling_capacity, Symptom::runtime_oom_or_preemption,
                            Severity::warning, "Preemption storm: running requests are evicted and recomputed");
+  if (rate_known && *rate < th) {
+    rate_item.threshold.reset();
+    rate_item.op.clear();
+  }
   f.evidence.push_back(rate_item);
+  if (per_request)
+    f.evidence.push_back(kit::text_item("preemptions_per_request", *per_request, "per request",
+                                        "preemptions_per_s / request_rate",
+                                        fmt::format("threshold {} (each preemption recomputes the sequence)", per_req_th)));
   if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage_max", "kv_usage"}), full, ">="));
   const auto pool = kv_pool(c, m);
   const auto running = first(c, {"running_max", "running"});
@@ -273,7 +285,8 @@ void prefix_cache_miss_routing(const Context& c, kit::Models& m, std::vector<Fin
 
 void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out) {
   const auto tpot = c.ind.get("tpot_p99_s");
-  const bool high = (tpot && *tpot > c.in.slo.tpot_p99_s) || (!tpot && kit::has_symptom(c, Symptom::tpot_high));
+  // The operator's report counts: an SLO tighter than the default is theirs to know.
+  const bool high = (tpot && *tpot > c.in.slo.tpot_p99_s) || kit::has_symptom(c, Symptom::tpot_high);
   if (!high) return;
   const auto running = first(c, {"running", "running_max"});
   if (!running) return;

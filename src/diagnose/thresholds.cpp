@@ -44,7 +44,8 @@ constexpr Row kTable[] = {
     {"sched.preemptions_count_high", 50}, // preemptions without a time base (V0 logs every 50th)
     {"sched.waiting_idle", 1},            // "queue empty": waiting (p50) at most this
     {"sched.long_prompt_tokens", 4096},   // a prompt this long blocks a step when prefilled whole
-    {"sched.prefix_hit_drop_ratio", 0.5}, // hit rate now < this x baseline
+    {"sched.prefix_hit_drop_ratio", 0.75},  // hit rate now < this x baseline (routing loss is partial)
+    {"sched.preemptions_per_request", 0.1},  // preemptions per finished request: each recomputes a prompt
     {"sched.prefix_min_baseline_hit", 0.2},  // the baseline hit rate must have been worth losing
     {"sched.prefix_hit_floor", 0.05},     // below: a varying prefix (load layer) fits better than routing
     {"sched.batch_running_share", 0.75},  // running >= this x max_num_seqs is a large batch

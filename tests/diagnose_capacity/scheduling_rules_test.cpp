@@ -69,6 +69,24 @@ const std::vector<Row>& rows() {
        {"preemption_storm"}, State::at_fault},
       {"preemptions with a half-empty pool: not KV pressure",
        [](Case& c) { c.set({{"preemptions_per_s", 3}, {"kv_usage_max", 0.5}}); }, {}, State::cleared},
+      {"slow engine preempting half its requests: a storm by preemptions per request",
+       [](Case& c) {
+         c.set({{"preemptions_per_s", 0.076}, {"request_rate", 0.143}, {"kv_usage_max", 1.0}, {"waiting_p50", 124},
+                {"kv_usage", 0.94}});
+       },
+       {"preemption_storm"}, State::at_fault},
+      {"hit rate 0.79 -> 0.47 across 4 replicas: partial loss is routing",
+       [](Case& c) {
+         c.set({{"replicas", 4}, {"prefix_cache_hit_rate", 0.47}, {"waiting_p50", 2}});
+         c.base({{"prefix_cache_hit_rate", 0.79}});
+       },
+       {"prefix_cache_miss_routing"}, State::at_fault},
+      {"TPOT under the default SLO but reported high, 200 running",
+       [](Case& c) {
+         c.set({{"tpot_p99_s", 0.06}, {"running", 200}, {"max_num_seqs", 1024}});
+         c.symptoms = {Symptom::tpot_high};
+       },
+       {"batch_too_large"}, State::at_fault},
       {"rare preemptions: below the threshold",
        [](Case& c) { c.set({{"preemptions_per_s", 0.05}, {"kv_usage_max", 0.99}}); }, {}, State::cleared},
       {"idle queue, long prompts, chunked prefill off",
