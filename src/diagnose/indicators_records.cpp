@@ -1,6 +1,7 @@
 // Indicators from request records, log events, the deployment's settings and sampled outputs
 // (docs/rules.md, "Derived indicators").
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -31,6 +32,18 @@ std::string_view first_attempt_id(std::string_view id) {
   p = id.find("-retry");
   if (p != std::string_view::npos) return id.substr(0, p);
   return id;
+}
+
+// The quantization marker in a checkpoint name ("Qwen2.5-32B-Instruct-GPTQ-Int4" -> "gptq"), or "".
+std::string quantized_name(const std::string& model) {
+  std::string m;
+  for (char ch : model) m += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  static constexpr const char* kMarkers[] = {"gptq", "awq", "int4", "int8", "fp8", "w4a16", "w8a8", "w4a8", "nvfp4",
+                                             "mxfp4", "bnb", "4bit", "8bit", "nf4", "exl2", "gguf", "q4_k", "q5_k",
+                                             "q6_k", "q8_0", "q4_0"};
+  for (const char* k : kMarkers)
+    if (m.find(k) != std::string::npos) return k;
+  return "";
 }
 
 double share(size_t k, size_t n) { return n ? static_cast<double>(k) / static_cast<double>(n) : 0; }
@@ -74,7 +87,12 @@ void summarize_deployment(const core::Deployment& d, IndicatorMap& out) {
     const std::string& k = *s.kv_cache_dtype;
     put("kv_cache_quantized", (k.rfind("fp8", 0) == 0 || k.rfind("int8", 0) == 0 || k.rfind("fp4", 0) == 0) ? 1 : 0);
   }
-  if (s.quantization) put("weights_quantized", (!s.quantization->empty() && *s.quantization != "none") ? 1 : 0);
+  if (s.quantization) {
+    put("weights_quantized", (!s.quantization->empty() && *s.quantization != "none") ? 1 : 0);
+  } else if (auto q = quantized_name(!d.model.empty() ? d.model : s.model.value_or("")); !q.empty()) {
+    // No flag: the checkpoint's name says it (offline API runs, checkpoints carrying their own config).
+    out["weights_quantized"] = Indicator{1, "model name (\"" + q + "\" in " + (!d.model.empty() ? d.model : *s.model) + ")"};
+  }
 }
 
 void summarize_records(const std::vector<core::RequestRecord>& records, const Thresholds& th, IndicatorMap& out) {

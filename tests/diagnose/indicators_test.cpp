@@ -217,3 +217,23 @@ TEST(Indicators, RecordPercentilesMatchTheQuantileDefinition) {
 
 }  // namespace
 }  // namespace llmtriage::diagnose
+
+namespace llmtriage::diagnose {
+namespace {
+
+TEST(Indicators, QuantizationFromTheCheckpointNameWhenNoFlagSaysIt) {
+  DiagnoseInput in;
+  in.now.deployment.model = "Qwen/Qwen2.5-32B-Instruct-GPTQ-Int4";
+  auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("weights_quantized"));
+  EXPECT_EQ(*ind.get("weights_quantized"), 1);
+  EXPECT_NE(ind.find("weights_quantized")->source.find("gptq"), std::string::npos);
+  in.now.deployment.model = "meta-llama/Llama-3.1-8B-Instruct";
+  EXPECT_FALSE(build_indicators(in).get("weights_quantized"));
+  in.now.deployment.model = "Qwen/Qwen2.5-32B-Instruct-AWQ";
+  in.now.deployment.settings.quantization = "none";  // the flag wins over the name
+  EXPECT_EQ(*build_indicators(in).get("weights_quantized"), 0);
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
