@@ -408,11 +408,14 @@ std::map<std::string, std::string> scenario_config(const sim::Scenario& s) {
   m["tensor_parallel_size"] = std::to_string(s.deployment.tp);
   m["replicas"] = std::to_string(std::max(1, s.config.replicas));
   m["gpu_memory_utilization"] = fmt::format("{:g}", s.deployment.gpu_memory_utilization);
-  m["max_model_len"] = std::to_string(s.config.max_model_len);
-  m["max_num_seqs"] = std::to_string(s.config.scheduler.max_num_seqs);
-  m["max_num_batched_tokens"] = std::to_string(s.config.scheduler.max_num_batched_tokens);
-  m["enable_chunked_prefill"] = s.config.scheduler.chunked_prefill ? "true" : "false";
-  m["enable_prefix_caching"] = s.config.prefix_caching ? "true" : "false";
+  // The settings as given (the engine's default when unset), not as resolved: a resolved value
+  // that follows from another (V0's token budget without chunked prefill) is not a second change.
+  auto given = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string("default"); };
+  m["max_model_len"] = given(s.deployment.max_model_len);
+  m["max_num_seqs"] = given(s.max_num_seqs);
+  m["max_num_batched_tokens"] = given(s.max_num_batched_tokens);
+  m["enable_chunked_prefill"] = given(s.chunked_prefill);
+  m["enable_prefix_caching"] = given(s.prefix_caching);
   m["kv_cache_dtype"] = s.deployment.kv_cache_dtype;
   m["router"] = sim::to_string(s.config.router);
   for (const auto& f : s.config.faults) {

@@ -29,7 +29,7 @@ namespace {
 struct DrillOpts {
   std::string scenario;
   double time_scale = 0;        // 0 = auto
-  double target_wall_s = 12;    // auto time scale: each run takes about this long
+  double target_wall_s = 20;    // auto time scale: each run takes about this long
   std::optional<std::string> out;
   bool no_remedy = false;
 };
@@ -59,8 +59,20 @@ std::string run_line(const drill::HttpRun& r) {
   const auto& s = r.summary;
   std::string errs;
   for (const auto& [k, n] : s.errors_by_category) errs += fmt::format("{}{} {}", errs.empty() ? "" : ", ", n, k);
-  return fmt::format("{} requests, {} completed{}; {:.1f} s wall; {} /metrics scrapes", s.total, s.completed,
-                     errs.empty() ? "" : " (" + errs + ")", r.run.wall_s, r.run.scrapes.size());
+  std::string line = fmt::format("{} requests, {} completed{}; {:.1f} s wall; {} /metrics scrapes", s.total, s.completed,
+                                 errs.empty() ? "" : " (" + errs + ")", r.run.wall_s, r.run.scrapes.size());
+  if (!r.faithful())
+    line += fmt::format(
+        "\n    WARNING: the host did not keep up at time scale {:.3g} (engine clock lag p99 {:.2f} s, dispatch lag p99 "
+        "{:.2f} s, virtual): latencies include that delay; rerun with a lower --time-scale or a larger --target-wall",
+        r.time_scale, r.engine_lag_p99_s.value_or(0), r.dispatch_lag_p99_s);
+  return line;
+}
+
+nlohmann::json run_json(const drill::HttpRun& r) {
+  return {{"wall_s", r.run.wall_s}, {"requests", r.summary.total}, {"completed", r.summary.completed},
+          {"engine_lag_p99_s", r.engine_lag_p99_s ? nlohmann::json(*r.engine_lag_p99_s) : nlohmann::json()},
+          {"dispatch_lag_p99_s", r.dispatch_lag_p99_s}, {"faithful", r.faithful()}};
 }
 
 core::Status write_run(const std::string& dir, const drill::HttpRun& r) {
@@ -166,6 +178,7 @@ Command make_drill_command() {
 
     auto a = drill::run_over_http(sa, *load, scale, deadline);
     if (!a.ok()) return fail(ctx, a.error());
+    doc["run_a"] = run_json(*a);
     if (text) out << fmt::format("\n[A] sim serve at {}: {}\n", a->base_url, run_line(*a));
     if (o->out) {
       if (auto st = write_run(*o->out + "/a", *a); !st.ok()) return fail(ctx, st.error());
@@ -204,6 +217,7 @@ Command make_drill_command() {
                              ch->applied, rem.predicted_effect.empty() ? "" : "; predicted: " + rem.predicted_effect);
         auto b = drill::run_over_http(sb, *load, scale, deadline);
         if (!b.ok()) return fail(ctx, b.error());
+        doc["run_b"] = run_json(*b);
         if (text) out << fmt::format("[B] sim serve at {}: {}\n", b->base_url, run_line(*b));
         if (o->out) {
           if (auto st = write_run(*o->out + "/b", *b); !st.ok()) return fail(ctx, st.error());
@@ -214,7 +228,12 @@ Command make_drill_command() {
         abo.seed = sa.config.workload.seed;
         const auto ab = bench::compare_runs(ra, rb, abo);
         doc["ab"] = bench::ab_json(ab, ra, rb);
-        if (text) out << "\n" << bench::ab_text(ab, ra, rb);
+        doc["ab_faithful"] = a->faithful() && b->faithful();
+        if (text) {
+          out << "\n" << bench::ab_text(ab, ra, rb);
+          if (!(a->faithful() && b->faithful()))
+            out << "WARNING: host lag distorts at least one run (above): read the A/B as indicative only.\n";
+        }
       }
     }
     if (o->out) {

@@ -12,6 +12,7 @@
 #include "bench/schedule.h"
 #include "core/rng.h"
 #include "ingest/metrics_engine.h"
+#include "net/fetch.h"
 #include "serve/server.h"
 #include "sim/log_format.h"
 #include "sim/workload.h"
@@ -154,12 +155,26 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
   ro.timeouts.idle = ms;
   ro.scrape_interval_s = std::max(0.05, 2.0 / time_scale);  // every 2 virtual seconds
   out.run = bench::run_load(load.set, ro);
+  {
+    net::Request req;
+    req.url = out.base_url + "/sim/stats";
+    net::ClientOptions co;
+    co.timeouts.total = std::chrono::seconds(5);
+    if (auto resp = net::fetch(req, co); resp.ok()) {
+      auto j = nlohmann::json::parse(resp->body, nullptr, false);
+      if (j.is_object() && j.contains("clock_lag_ms") && j["clock_lag_ms"].contains("p99") && j["clock_lag_ms"]["p99"].is_number())
+        out.engine_lag_p99_s = j["clock_lag_ms"]["p99"].get<double>() / 1000 * time_scale;
+    }
+  }
 
   bench::SummaryOptions sumo;
   sumo.open_loop = load.arrivals_s.has_value();
   if (ro.schedule) sumo.schedule_rate = bench::schedule_rate(*ro.schedule);
   sumo.deadline_hit = out.run.deadline_hit;
   out.summary = bench::summarize_run(out.run.records, sumo);
+  // The client's lag: late sends, and late reads (its event loop's heartbeat lateness), both of
+  // which a host that cannot keep up adds to the measured latencies.
+  out.dispatch_lag_p99_s = std::max(out.summary.dispatch_lag_s.p99, out.run.loop_lag_s.count > 0 ? out.run.loop_lag_s.p99 : 0.0) * time_scale;
   auto& m = out.meta;
   m.endpoint = out.base_url;
   m.model = s.config.model_name;

@@ -39,6 +39,13 @@ struct HttpRun {
   bench::RunMeta meta;
   RunData data;               // virtual seconds: what the diagnosis reads
   collect::Snapshot snapshot; // the run's /metrics scrapes as a snapshot (virtual times)
+  // Did the host keep up? sim serve's engine-clock lag (GET /sim/stats, p99) and the client's
+  // lag (p99 of dispatch lag and of its event loop's lateness), both in virtual seconds:
+  // latencies include up to that much host delay.
+  std::optional<double> engine_lag_p99_s;
+  double dispatch_lag_p99_s = 0;
+  bool faithful() const { return engine_lag_p99_s.value_or(0) <= kMaxLagS && dispatch_lag_p99_s <= kMaxLagS; }
+  static constexpr double kMaxLagS = 1.0;
 };
 
 // Serves the scenario and sends the load. Fails when the server cannot start or bind.

@@ -106,10 +106,14 @@ TEST(DrillCase, FaultSideRemediesChangeTheFault) {
   sim::Scenario s = bundled("timeouts-retry-storm");
   ASSERT_TRUE(apply_remedy(remedy("gateway timeout", "5 s", "45 s"), s).ok());
   for (const auto& f : s.config.faults)
-    if (f.kind == sim::FaultKind::gateway_timeout) EXPECT_DOUBLE_EQ(f.timeout_s, 45);
+    if (f.kind == sim::FaultKind::gateway_timeout) {
+      EXPECT_DOUBLE_EQ(f.timeout_s, 45);
+    }
   ASSERT_TRUE(apply_remedy(remedy("client retries", "3, no backoff", "backoff with a budget"), s).ok());
   for (const auto& f : s.config.faults)
-    if (f.kind == sim::FaultKind::client_retries) EXPECT_TRUE(f.exponential_backoff);
+    if (f.kind == sim::FaultKind::client_retries) {
+      EXPECT_TRUE(f.exponential_backoff);
+    }
 
   s = bundled("tpot-high-throttling");
   ASSERT_TRUE(apply_remedy(remedy("GPU power cap / cooling", "throttled", "fixed"), s).ok());
@@ -222,6 +226,30 @@ TEST(DrillCase, StartupFailureBecomesAnOomEvent) {
   EXPECT_EQ(in.now.events[0].labels.at("phase"), "startup");
   EXPECT_GT(in.now.events[0].fields.at("weights_gib"), 100);
   EXPECT_EQ(in.now.deployment.model, "meta-llama/Llama-3.3-70B-Instruct");
+}
+
+}  // namespace
+}  // namespace llmtriage::cli::drill
+
+namespace llmtriage::cli::drill {
+namespace {
+
+TEST(DrillCase, OneRemedyIsOneConfigDifferenceForTheAB) {
+  // V0-style presets derive the token budget from chunked prefill; the A/B's one-variable check
+  // must see the change made, not what the engine resolved from it.
+  auto c = load_case("long-context-launch");
+  ASSERT_TRUE(c.ok());
+  sim::Scenario b = c->scenario;
+  diagnose::Remedy r;
+  r.change = "enable-chunked-prefill";
+  r.to = "true";
+  ASSERT_TRUE(apply_remedy(r, b).ok());
+  const auto ca = scenario_config(c->scenario), cb = scenario_config(b);
+  std::vector<std::string> diff;
+  for (const auto& [k, v] : ca)
+    if (cb.at(k) != v) diff.push_back(k);
+  ASSERT_EQ(diff.size(), 1u) << (diff.size() > 1 ? diff[1] : "");
+  EXPECT_EQ(diff[0], "enable_chunked_prefill");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The drill end to end through HTTP, black box: the real binary serves a scenario (sim serve in
 // process), drives it with the bench runner, diagnoses, applies the remedy and re-runs. Bounded:
-// --target-wall 6 makes each of the two runs about 6 s of wall time.
+// --target-wall 12 makes each of the two runs about 12 s of wall time on a machine that keeps up.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -45,7 +45,8 @@ std::string tmpdir(const std::string& name) {
 }
 
 const nlohmann::json* metric(const nlohmann::json& ab, const std::string& name) {
-  for (const auto& m : ab.value("metrics", nlohmann::json::array()))
+  if (!ab.contains("metrics") || !ab["metrics"].is_array()) return nullptr;
+  for (const auto& m : ab["metrics"])
     if (m.value("metric", "") == name) return &m;
   return nullptr;
 }
@@ -55,7 +56,7 @@ const nlohmann::json* metric(const nlohmann::json& ab, const std::string& name) 
 // the P99 TTFT down on the same request set.
 TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   const auto dir = tmpdir("long_prefill");
-  auto r = run("drill ttft-spike-long-prefill --target-wall 6 --json --out " + dir);
+  auto r = run("drill ttft-spike-long-prefill --target-wall 12 --json --out " + dir);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << "exit " << r.code << "\n" << r.err << r.out;
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out << r.err;
@@ -78,6 +79,10 @@ TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   ASSERT_TRUE(j.contains("ab")) << j.dump(2);
   const auto& ab = j["ab"];
   EXPECT_EQ(ab.value("verdict_given", false), true) << ab.dump(2);
+  // Latencies are wall time x scale: on a host too loaded to keep up (the drill measures and says
+  // so) they carry seconds of host delay, and the direction cannot be judged from them.
+  if (!j.value("ab_faithful", false))
+    GTEST_SKIP() << "host lag: " << j["run_a"].dump() << " " << j["run_b"].dump();
   const auto* p99 = metric(ab, "ttft_p99_ms");
   ASSERT_NE(p99, nullptr) << ab.dump(2);
   EXPECT_LT((*p99)["b"].get<double>(), (*p99)["a"].get<double>()) << p99->dump();
