@@ -111,7 +111,7 @@ const WhatIfSetup* Models::whatif() {
 Remedy predicted(const Context& c, Models& m, const std::string& change, const std::string& from,
                  const std::string& to, const std::function<void(sim::Scenario&)>& sim_change,
                  const std::function<void(ledger::LedgerInput&)>& pool_change, Metric focus,
-                 const std::string& fallback_effect) {
+                 const std::string& fallback_effect, std::optional<double>* value) {
   std::string pool_text;
   const LedgerContext* lc = pool_change ? m.ledger() : nullptr;
   if (lc)
@@ -123,6 +123,7 @@ Remedy predicted(const Context& c, Models& m, const std::string& change, const s
     if (after.ok()) {
       const char* obs = focus == Metric::ttft_p99 ? "ttft_p99_s" : focus == Metric::tpot_p99 ? "tpot_p99_s" : "output_tokens_per_s";
       Remedy r = whatif_remedy(change, from, to, *w, *after, focus, c.ind.get(obs));
+      if (value && after->starts) *value = value_of(*after, focus);
       if (!pool_text.empty()) r.predicted_effect = pool_text + "; " + r.predicted_effect;
       return r;
     }
@@ -138,6 +139,17 @@ Remedy predicted(const Context& c, Models& m, const std::string& change, const s
     return r;
   }
   return kit::qualitative(change, from, to, fallback_effect);
+}
+
+std::vector<Remedy> ordered(Scored s, Metric focus) {
+  std::stable_sort(s.begin(), s.end(), [focus](const auto& a, const auto& b) {
+    if (a.second.has_value() != b.second.has_value()) return a.second.has_value();
+    if (!a.second) return false;
+    return focus == Metric::throughput ? *a.second > *b.second : *a.second < *b.second;
+  });
+  std::vector<Remedy> out;
+  for (auto& [r, v] : s) out.push_back(std::move(r));
+  return out;
 }
 
 Remedy qualitative(const std::string& change, const std::string& from, const std::string& to, const std::string& effect) {

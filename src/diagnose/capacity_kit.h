@@ -50,7 +50,13 @@ class Models {
 Remedy predicted(const Context& c, Models& m, const std::string& change, const std::string& from, const std::string& to,
                  const std::function<void(sim::Scenario&)>& sim_change,
                  const std::function<void(ledger::LedgerInput&)>& pool_change, Metric focus,
-                 const std::string& fallback_effect);
+                 const std::string& fallback_effect, std::optional<double>* value = nullptr);
+
+// Remedies with the value the simulator predicts for the finding's metric (when it ran).
+using Scored = std::vector<std::pair<Remedy, std::optional<double>>>;
+// Best first: the simulated ones by their predicted value (lower TTFT/TPOT, higher throughput),
+// then the rest in their order.
+std::vector<Remedy> ordered(Scored s, Metric focus);
 
 // "(qualitative)" remedy.
 Remedy qualitative(const std::string& change, const std::string& from, const std::string& to, const std::string& effect);

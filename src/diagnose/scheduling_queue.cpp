@@ -21,31 +21,33 @@ int replicas(const Context& c) { return std::max(1, static_cast<int>(c.ind.get("
 
 std::string kv_dtype(const Context& c) { return c.in.now.deployment.settings.kv_cache_dtype.value_or("auto"); }
 
-void add_capacity_remedies(const Context& c, kit::Models& m, Finding& f, Metric focus) {
+void add_capacity_remedies(const Context& c, kit::Models& m, kit::Scored& out, Metric focus) {
+  auto add = [&](const std::string& change, const std::string& from, const std::string& to,
+                 const std::function<void(sim::Scenario&)>& sim_change,
+                 const std::function<void(ledger::LedgerInput&)>& pool_change, const std::string& effect) {
+    std::optional<double> v;
+    Remedy r = predicted(c, m, change, from, to, sim_change, pool_change, focus, effect, &v);
+    out.emplace_back(std::move(r), v);
+  };
   const int n = replicas(c);
-  f.remedies.push_back(predicted(
-      c, m, "replicas", std::to_string(n), std::to_string(2 * n),
-      [n](sim::Scenario& s) { s.config.replicas = 2 * n; }, nullptr, focus,
-      "half the load per replica: the queue drains if the arrival rate is below twice the current capacity"));
+  add("replicas", std::to_string(n), std::to_string(2 * n), [n](sim::Scenario& s) { s.config.replicas = 2 * n; },
+      nullptr, "half the load per replica: the queue drains if the arrival rate is below twice the current capacity");
   if (kv_dtype(c).rfind("fp8", 0) != 0)
-    f.remedies.push_back(predicted(
-        c, m, "kv-cache-dtype", kv_dtype(c), "fp8",
-        [](sim::Scenario& s) { s.deployment.kv_cache_dtype = "fp8"; },
-        [](ledger::LedgerInput& x) { x.settings.kv_cache_dtype = "fp8"; }, focus,
-        "about twice the KV tokens per GiB (check output quality on the same prompts)"));
+    add("kv-cache-dtype", kv_dtype(c), "fp8", [](sim::Scenario& s) { s.deployment.kv_cache_dtype = "fp8"; },
+        [](ledger::LedgerInput& x) { x.settings.kv_cache_dtype = "fp8"; },
+        "about twice the KV tokens per GiB (check output quality on the same prompts)");
   const auto& st = c.in.now.deployment.settings;
   const double util = st.gpu_memory_utilization.value_or(st.mem_fraction_static.value_or(0.9));
   if (util < 0.9) {
     const double to = std::min(0.95, util + 0.05);
     const bool sg = c.in.now.deployment.engine == core::EngineKind::sglang;
-    f.remedies.push_back(predicted(
-        c, m, sg ? "mem-fraction-static" : "gpu-memory-utilization", fmt::format("{:.2f}", util), fmt::format("{:.2f}", to),
+    add(sg ? "mem-fraction-static" : "gpu-memory-utilization", fmt::format("{:.2f}", util), fmt::format("{:.2f}", to),
         [to](sim::Scenario& s) { s.deployment.gpu_memory_utilization = to; },
         [to, sg](ledger::LedgerInput& x) {
           if (sg) x.settings.mem_fraction_static = to;
           else x.settings.gpu_memory_utilization = to;
         },
-        focus, "more of the GPU for the KV pool (when nothing else shares the GPU)"));
+        "more of the GPU for the KV pool (when nothing else shares the GPU)");
   }
 }
 
@@ -98,6 +100,7 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
         *waiting, *seqs, kv ? fmt::format(" and the KV pool is only {:.0f}% used", *kv * 100) : "");
   if (auto ttft = c.ind.get("ttft_p99_s"), p50 = c.ind.get("ttft_p50_s"); ttft && p50 && *ttft > 0)
     f.explains = std::clamp(1 - *p50 / *ttft, 0.0, 1.0);  // NOTE: rough: the tail above the median is queueing
+  kit::Scored scored;
   if (seq_cap && !kv_full) {
     // KV to spare: a larger batch cap admits more, up to what the pool holds at the observed lengths.
     const auto in_len = c.ind.get("input_len_mean"), out_len = c.ind.get("output_len_mean");
@@ -105,11 +108,14 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
     if (pool && in_len && out_len && *in_len + *out_len > 0)
       to = std::min<int64_t>(to, std::max<int64_t>(static_cast<int64_t>(*seqs) + 1,
                                                    static_cast<int64_t>(pool->tokens * full / (*in_len + *out_len))));
-    f.remedies.push_back(kit::predicted(
-        c, m, "max-num-seqs", kit::num(*seqs), std::to_string(to), [to](sim::Scenario& s) { s.max_num_seqs = to; },
-        nullptr, Metric::ttft_p99, "more sequences per step while the KV pool has room (TPOT rises with the batch)"));
+    std::optional<double> v;
+    Remedy r = kit::predicted(c, m, "max-num-seqs", kit::num(*seqs), std::to_string(to),
+                              [to](sim::Scenario& s) { s.max_num_seqs = to; }, nullptr, Metric::ttft_p99,
+                              "more sequences per step while the KV pool has room (TPOT rises with the batch)", &v);
+    scored.emplace_back(std::move(r), v);
   }
-  add_capacity_remedies(c, m, f, Metric::ttft_p99);
+  add_capacity_remedies(c, m, scored, Metric::ttft_p99);
+  f.remedies = kit::ordered(std::move(scored), Metric::ttft_p99);
   f.next_measurement = "Watch num_requests_waiting, num_requests_running and kv_cache_usage together over 10 minutes; a what-if with `llmtriage sim run` on the records confirms the replica count.";
   out.push_back(std::move(f));
 }
@@ -197,16 +203,22 @@ void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& ou
                                    kit::num(*demand), kit::num(pool->tokens))
                      : "");
   // Fewer sequences at once so the batch fits: max-num-seqs <= pool / typical length.
+  kit::Scored scored;
   if (pool && typical && *typical > 0) {
     const auto cur = c.ind.get("max_num_seqs");
     const int64_t to = std::max<int64_t>(1, static_cast<int64_t>(pool->tokens / *typical));
-    if (!cur || static_cast<double>(to) < *cur)
-      f.remedies.push_back(predicted(
+    if (!cur || static_cast<double>(to) < *cur) {
+      std::optional<double> v;
+      Remedy r = predicted(
           c, m, "max-num-seqs", cur ? kit::num(*cur) : "default", std::to_string(to),
           [to](sim::Scenario& s) { s.max_num_seqs = to; }, nullptr, Metric::ttft_p99,
-          fmt::format("at most {} sequences of the typical {:.0f} tokens: they fit in the pool, no preemption", to, *typical)));
+          fmt::format("at most {} sequences of the typical {:.0f} tokens: they fit in the pool, no preemption", to, *typical),
+          &v);
+      scored.emplace_back(std::move(r), v);
+    }
   }
-  add_capacity_remedies(c, m, f, Metric::ttft_p99);
+  add_capacity_remedies(c, m, scored, Metric::ttft_p99);
+  f.remedies = kit::ordered(std::move(scored), Metric::ttft_p99);
   f.next_measurement = "Compare vllm:num_preemptions_total's rate with kv_cache_usage; the log's 'preempted ... not enough KV cache space' lines name the mode.";
   out.push_back(std::move(f));
 }

@@ -155,7 +155,11 @@ core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators
       if (r.input_tokens && r.output_tokens && *r.output_tokens > 0) ok.push_back(r);
     wl.input = sim::empirical_from_records(ok, true);
     wl.output = sim::empirical_from_records(ok, false);
-    if (!rate && t1 > t0) rate = static_cast<double>(with_tokens - 1) / (t1 - t0);
+    // The arrival rate: the engines' request counters count completions, which an overloaded
+    // engine keeps below the arrivals -- simulating at that rate would hide the queue.
+    if (t1 > t0) rate = static_cast<double>(with_tokens - 1) / (t1 - t0);
+    // As many requests as the window had, within the bound (a growing queue's P99 grows with it).
+    wl.num_requests = std::clamp<int64_t>(static_cast<int64_t>(with_tokens), num_requests, 500);
     double in_sum = 0, out_sum = 0;
     for (auto v : wl.input.samples) in_sum += v;
     for (auto v : wl.output.samples) out_sum += v;

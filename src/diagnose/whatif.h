@@ -46,7 +46,8 @@ struct WhatIfSetup {
   Prediction baseline;             // the observed configuration, simulated
 };
 
-// Builds and runs the baseline. Errors: no model/GPU, a name the catalog does not know, no
+// Builds and runs the baseline. Records: their arrival rate and as many requests as they hold,
+// between num_requests and 500; indicators: request_rate (completions) and num_requests. Errors: no model/GPU, a name the catalog does not know, no
 // workload (needs request records with token counts, or request_rate + input_len_mean +
 // output_len_mean), a deployment the simulator rejects.
 core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators& ind, int64_t num_requests = 200);

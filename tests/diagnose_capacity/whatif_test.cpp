@@ -1,6 +1,7 @@
 // Simulator what-ifs on the observed deployment and workload (src/diagnose/whatif.h).
 #include <gtest/gtest.h>
 
+#include "diagnose/capacity_kit.h"
 #include "diagnose/whatif.h"
 #include "diagnose_capacity/capacity_helpers.h"
 
@@ -47,9 +48,12 @@ void chunked_on(sim::Scenario& s) {
 
 TEST(WhatIf, ChunkedPrefillLowersPredictedP99TtftOnLongPrompts) {
   Case c = v0_no_chunking();
+  // The engine's completion counter says 1 req/s (an overloaded engine completes fewer than
+  // arrive): the records' arrivals, 4 req/s, drive the what-if.
+  c.set({{"request_rate", 1.0}});
   auto w = whatif_setup(c.in, c.ind);
   ASSERT_TRUE(w.ok()) << w.error().message();
-  EXPECT_NE(w->workload_basis.find("records (200 requests)"), std::string::npos) << w->workload_basis;
+  EXPECT_NE(w->workload_basis.find("records (200 requests): 4.00 req/s"), std::string::npos) << w->workload_basis;
   ASSERT_TRUE(w->baseline.starts);
   EXPECT_GT(w->baseline.completed, 150u);
   auto after = predict_changed(*w, chunked_on);
@@ -151,6 +155,24 @@ TEST(WhatIf, LongPrefillFindingCarriesASimulatedRemedy) {
   EXPECT_EQ(m.change, "enable-chunked-prefill");
   EXPECT_EQ(m.basis, "sim");
   EXPECT_NE(m.predicted_effect.find("P99 TTFT"), std::string::npos) << m.predicted_effect;
+}
+
+TEST(WhatIf, RemediesAreOrderedByTheirPrediction) {
+  auto rem = [](const char* change) {
+    Remedy r;
+    r.change = change;
+    return r;
+  };
+  kit::Scored s = {{rem("max-num-seqs"), 131.0}, {rem("kv-cache-dtype"), 1.23}, {rem("router"), std::nullopt},
+                   {rem("replicas"), 0.61}};
+  auto ttft = kit::ordered(s, Metric::ttft_p99);
+  ASSERT_EQ(ttft.size(), 4u);
+  EXPECT_EQ(ttft[0].change, "replicas");
+  EXPECT_EQ(ttft[1].change, "kv-cache-dtype");
+  EXPECT_EQ(ttft[2].change, "max-num-seqs");
+  EXPECT_EQ(ttft[3].change, "router");  // unpredicted ones keep their place after the predicted
+  auto tput = kit::ordered(s, Metric::throughput);
+  EXPECT_EQ(tput[0].change, "max-num-seqs");  // higher throughput first
 }
 
 TEST(WhatIf, WhatIfOffGivesQualitativeRemedies) {
