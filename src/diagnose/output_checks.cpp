@@ -55,7 +55,7 @@ bool is_garbled(std::string_view text) {
       ++replacement;
     else if (c < 0x20 && c != '\n' && c != '\r' && c != '\t')
       ++control;
-    else if (std::isalpha(c) || c >= 0xC0)
+    else if (std::isalnum(c) || c >= 0xC0)  // digits count: a table of numbers is not garbage
       ++letters;
   }
   if (chars == 0) return false;

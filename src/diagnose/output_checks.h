@@ -13,7 +13,7 @@ std::string_view template_marker(std::string_view text);
 double repeated_ngram_fraction(std::string_view text);
 
 // A text that is mostly not language: U+FFFD replacement characters, control bytes, or
-// no letters at all over a long text (what a broken quantized kernel emits).
+// almost no letters or digits over a long text ("!!!!!!!!", what a broken quantized kernel emits).
 bool is_garbled(std::string_view text);
 
 }  // namespace llmtriage::diagnose

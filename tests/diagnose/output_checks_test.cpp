@@ -33,6 +33,8 @@ TEST(OutputChecks, Garbled) {
   EXPECT_FALSE(is_garbled("A normal answer with punctuation, numbers 1 2 3, and words."));
   EXPECT_FALSE(is_garbled("Ответ на русском языке тоже нормален."));
   EXPECT_FALSE(is_garbled(""));
+  EXPECT_TRUE(is_garbled(std::string(80, '!')));
+  EXPECT_FALSE(is_garbled("1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072"));
 }
 
 }  // namespace
