@@ -409,6 +409,13 @@ TEST_P(Case, TopFinding) {
   if (x.contains("severity")) {
     EXPECT_STREQ(diagnose::to_string(top.severity), x["severity"].get<std::string>().c_str()) << said;
   }
+  // Optional: the first remedy of the top finding changes this variable ("gpu-memory-utilization").
+  if (x.contains("first_remedy")) {
+    ASSERT_FALSE(top.remedies.empty()) << "expected a first remedy on " << top.id << "; " << said;
+    std::string got;
+    for (const auto& rm : top.remedies) got += "\n    " + rm.change + " " + rm.from + " -> " + rm.to;
+    EXPECT_EQ(top.remedies.front().change, x["first_remedy"].get<std::string>()) << "remedies of " << top.id << ":" << got;
+  }
   const bool warning_or_above = std::any_of(r.findings.begin(), r.findings.end(),
                                            [](const diagnose::Finding& f) { return f.severity != diagnose::Severity::info; });
   EXPECT_EQ(r.exit_code(), warning_or_above ? 1 : 0);
