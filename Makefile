@@ -29,10 +29,10 @@ test-fast: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j$(JOBS) --target llmtriage_tests
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -L fast
 
-# ASan + UBSan build of the tests (benchmarks off).
+# ASan + UBSan build of the tests (benchmarks off), at -O1 with line tables: the simulator-heavy tests crawl at -O0.
 sanitize:
 	@scripts/install-deps --with-test-peers
-	cmake -S . -B build-asan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DLLMTRIAGE_SANITIZE=ON -DLLMTRIAGE_BENCH=OFF
+	cmake -S . -B build-asan $(GEN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS=-O1 -DLLMTRIAGE_SANITIZE=ON -DLLMTRIAGE_BENCH=OFF
 	cmake --build build-asan -j$(JOBS) --target llmtriage_tests
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-asan --output-on-failure -j$(JOBS)
 
