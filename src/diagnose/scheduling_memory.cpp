@@ -243,11 +243,14 @@ void startup_memory(const Context& c, kit::Models& m, std::vector<Finding>& out)
     if (lc) f.remedies = ledger_remedies(*lc);
     if (f.remedies.empty()) {
       const double util = current_util(c, m);
+      Remedy raise = kit::qualitative(util_flag(c), fmt::format("{:.2f}", util), "0.95",
+                                      "more memory for the engine (when nothing else shares the GPU)");
+      // No KV memory left with a low fraction: the engine's own advice (raise the fraction) first.
+      const bool util_first = util < 0.95 && (cause == "no_kv_memory" || util < 0.8);
+      if (util_first) f.remedies.push_back(raise);
       f.remedies.push_back(kit::qualitative("max-model-len", "", "lower", "less activation memory and KV per sequence"));
       f.remedies.push_back(kit::qualitative("tensor-parallel-size", "", "x2", "weights split over twice the GPUs"));
-      if (util < 0.95)
-        f.remedies.push_back(kit::qualitative(util_flag(c), fmt::format("{:.2f}", util), "0.95",
-                                              "more memory for the engine (when nothing else shares the GPU)"));
+      if (!util_first && util < 0.95) f.remedies.push_back(raise);
     }
   }
   f.next_measurement = "Check nvidia-smi for other processes before the start; compare the engine's startup memory lines with `llmtriage ledger`.";

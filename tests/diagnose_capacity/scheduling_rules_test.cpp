@@ -347,6 +347,20 @@ TEST(SchedulingRules, FreeMemoryBelowRequestedLowersTheFractionToWhatIsFree) {
   EXPECT_EQ(f->remedies[0].basis, "ledger");
 }
 
+TEST(SchedulingRules, NoKvMemoryAtALowFractionRaisesTheFractionFirst) {
+  Case c;
+  c.set({{"oom_events", 1}, {"startup_oom_events", 1}});
+  c.in.now.deployment.settings.gpu_memory_utilization = 0.3;
+  c.in.now.events.push_back(event(core::EventKind::oom, "ValueError: No available memory for the cache blocks.", {},
+                                  {{"cause", "no_kv_memory"}}));
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "startup_oom");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].change, "gpu-memory-utilization");
+  EXPECT_EQ(f->remedies[0].from, "0.30");
+}
+
 TEST(SchedulingRules, RequestExceedingThePoolProposesCappingTheContext) {
   Case c;
   c.set({{"running_max", 0}, {"waiting_p50", 1}, {"longest_input_tokens", 150000}, {"kv_capacity_tokens", 100000},
