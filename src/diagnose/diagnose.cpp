@@ -24,7 +24,9 @@ std::vector<Symptom> detect_symptoms(const Indicators& ind, const DiagnoseInput&
   std::vector<Symptom> s;
   if (at_least("startup_oom_events", 1) || at_least("max_len_exceeds_kv_events", 1)) s.push_back(Symptom::startup_oom);
   const double runtime_oom = v("oom_events").value_or(0) - v("startup_oom_events").value_or(0);
+  // Per second or per request: a long quiet window dilutes the rate of a storm, not its share.
   if (runtime_oom > 0 || at_least("preemptions_per_s", th.get("sched.preemption_rate_per_s")) ||
+      at_least("preemptions_per_request", th.get("traverse.preemptions_per_request")) ||
       (!v("preemptions_per_s") && at_least("preemption_events", 1)))
     s.push_back(Symptom::runtime_oom_or_preemption);
   const auto gw = v("gateway_timeout_s");

@@ -21,6 +21,7 @@ struct Row {
 constexpr Row kTable[] = {
     // traversal: symptom detection and triangulation
     {"traverse.throughput_shortfall_ratio", 0.6},  // output tok/s below this x the benchmark's
+    {"traverse.preemptions_per_request", 0.1},     // preemptions per finished request (1 in 10 recomputed)
     {"triangulate.rel_tolerance", 0.15},           // metrics/logs/ledger agree within +-15%
     {"triangulate.confidence_boost", 0.15},        // added to a finding's confidence on agreement
 

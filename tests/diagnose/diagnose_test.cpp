@@ -74,6 +74,20 @@ TEST(Diagnose, DetectsSymptomsFromTheSloMostSpecificFirst) {
   EXPECT_EQ(std::count(r2.symptoms.begin(), r2.symptoms.end(), Symptom::ttft_spike), 0);
 }
 
+TEST(Diagnose, APreemptionStormDilutedOverALongWindowIsStillDetected) {
+  DiagnoseInput in;
+  // 160 preemptions for 300 finished requests over 2100 s: 0.08/s, but every other request recomputed.
+  for (int t = 0; t <= 1; ++t) {
+    core::EngineSample s;
+    s.t_s = t * 2100.0;
+    s.preemptions_total = t * 160.0;
+    s.requests_finished_total = t * 300.0;
+    in.now.engine_samples.push_back(s);
+  }
+  const auto r = diagnose(in);
+  EXPECT_NE(std::find(r.symptoms.begin(), r.symptoms.end(), Symptom::runtime_oom_or_preemption), r.symptoms.end());
+}
+
 TEST(Diagnose, GivenSymptomsAreKeptAndRankFindings) {
   DiagnoseInput in;
   in.symptoms = {Symptom::output_quality};
