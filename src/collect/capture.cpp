@@ -1,5 +1,6 @@
 #include "collect/capture.h"
 
+#include <cctype>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -178,12 +179,26 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
     req.bearer_token = o.api_key;
     return client.fetch(req);
   };
-  auto record_failure = [&](const char* what, const std::string& url, const core::Error& e) {
-    std::string msg = e.message();
+  // Failure texts quote the URL as requested (net's errors name it): every URL in them loses its
+  // credentials and secret query values, and the API key never appears.
+  auto scrub = [&](std::string msg) {
+    for (size_t p = msg.find("://"); p != std::string::npos; p = msg.find("://", p + 3)) {
+      size_t b = p;
+      while (b > 0 && std::isalpha(static_cast<unsigned char>(msg[b - 1]))) --b;
+      size_t e = msg.find_first_of(" \t\n'\",)", p);
+      if (e == std::string::npos) e = msg.size();
+      while (e > p + 3 && std::string_view(":;.,").find(msg[e - 1]) != std::string_view::npos) --e;
+      std::string clean = redact_url_secrets(std::string_view(msg).substr(b, e - b));
+      msg.replace(b, e - b, clean);
+      p = b + clean.size() - 3;
+    }
     if (!o.api_key.empty())
       for (size_t p = msg.find(o.api_key); p != std::string::npos; p = msg.find(o.api_key, p))
         msg.replace(p, o.api_key.size(), "<redacted>");
-    s.failures.push_back({core::unix_now_s(), what, redact_url_secrets(url), msg});
+    return msg;
+  };
+  auto record_failure = [&](const char* what, const std::string& url, const core::Error& e) {
+    s.failures.push_back({core::unix_now_s(), what, redact_url_secrets(url), scrub(e.message())});
   };
 
   // Version and served models, once. Not every server has them: a failure is only a note.
@@ -237,7 +252,7 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
         ScrapeRecord bad;
         bad.t_s = t_unix;
         bad.source = s.endpoint;
-        bad.error = rec.error().message();
+        bad.error = scrub(rec.error().message());
         s.scrapes.push_back(bad);
         s.failures.push_back({t_unix, "metrics", s.endpoint, bad.error});
       }
@@ -247,7 +262,7 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
       bad.source = s.endpoint;
       bad.fetch_s = took;
       if (r) bad.error = "HTTP status " + std::to_string(r->status);
-      else bad.error = r.error().message();
+      else bad.error = scrub(r.error().message());
       s.scrapes.push_back(bad);
       s.failures.push_back({t_unix, "metrics", s.endpoint, bad.error});
     }

@@ -167,6 +167,25 @@ TEST(SnapshotLive, HangingEndpointIsTimedOutAndRecorded) {
   EXPECT_NE(s->scrapes[0].error.find("timeout"), std::string::npos) << s->scrapes[0].error;
 }
 
+// A token in the endpoint's query string must not reach the snapshot through a failure text
+// (net's errors quote the URL they requested).
+TEST(SnapshotLive, FailureTextsCarryNoQueryToken) {
+  FakeVllm srv;
+  srv.hang = true;
+  collect::LiveOptions o;
+  o.endpoint = srv.server.base_url() + "/metrics?token=s3cr3t-query-value&x=1";
+  o.api_key = kKey;
+  o.window_s = 0;
+  o.interval_s = 0.5;
+  o.capture.read_local_gpus = false;
+  auto s = collect::capture_live(o);
+  ASSERT_TRUE(s.ok());
+  const std::string all = collect::to_json(*s).dump();
+  EXPECT_EQ(all.find("s3cr3t-query-value"), std::string::npos) << all.substr(0, 2000);
+  EXPECT_EQ(all.find(kKey), std::string::npos);
+  ASSERT_FALSE(s->failures.empty());
+}
+
 TEST(SnapshotLive, WrongKeyIsAnHttpFailureNotACrash) {
   FakeVllm srv;
   collect::LiveOptions o;
