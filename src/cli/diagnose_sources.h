@@ -55,6 +55,10 @@ struct EvidenceSide {
   // A source naming another model than --model contradicts the user: not used.
   std::optional<std::string> contradicts(const std::string& model) const {
     if (!model_flag || model_flag->empty() || model.empty() || same_model(model, *model_flag)) return std::nullopt;
+    // A local checkpoint directory ("/opt/ml/model", SageMaker's layout) does not say which model
+    // it holds: it cannot contradict an id given with --model.
+    auto local = [](const std::string& m) { return m.front() == '/' || m.front() == '.' || m.front() == '~'; };
+    if (local(model) != local(*model_flag)) return std::nullopt;
     return fmt::format("it is from model '{}', --model says '{}': not used", model, *model_flag);
   }
 };
