@@ -45,9 +45,10 @@ tsan:
 
 # libFuzzer targets in fuzz/, each for FUZZ_SECONDS on its seed corpus (clang, ASan+UBSan).
 FUZZ_SECONDS ?= 20
+FUZZ_TARGETS ?=
 fuzz:
 	@scripts/install-deps
-	scripts/run-fuzz $(FUZZ_SECONDS)
+	scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build
 	@scripts/install-deps --with-test-peers
