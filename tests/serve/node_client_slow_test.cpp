@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "serve/serve_process.h"
+#include "support/serve_process.h"
 
 namespace llmtriage::serve_test {
 

@@ -21,44 +21,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve/serve_process.h"
+#include "support/prometheus_process.h"
+#include "support/serve_process.h"
 
 namespace llmtriage::serve_test {
 
 namespace {
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = 0;
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
-std::string url_encode(const std::string& s) {
-  std::string o;
-  for (unsigned char c : s) {
-    if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') o += static_cast<char>(c);
-    else {
-      char b[4];
-      snprintf(b, sizeof b, "%%%02X", c);
-      o += b;
-    }
-  }
-  return o;
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test_support::read_file;
+using test_support::url_encode;
 
 // Runs a PromQL instant query; returns the result array (empty when none or on error).
 nlohmann::json query(net::Client& c, int port, const std::string& promql) {
@@ -71,34 +42,19 @@ nlohmann::json query(net::Client& c, int port, const std::string& promql) {
 }  // namespace
 
 TEST(Prometheus, ScrapesOurMetricsAndAnswersPromQl) {
-  ASSERT_EQ(std::system("prometheus --version > /dev/null 2>&1"), 0) << "Prometheus is not installed (Debian package `prometheus`)";
+  ASSERT_TRUE(test_support::prometheus_installed()) << "Prometheus is not installed (Debian package `prometheus`)";
   ServeProcess server({"--served-model-name", "sim-llama", "--time-scale", "2", "--kv-cache-tokens", "200000",
                        "--max-model-len", "4096"},
                       false);
   ASSERT_TRUE(server.ok()) << server.startup_output();
 
+  test_support::PrometheusProcess prometheus("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
+                                             "  - job_name: sim\n    static_configs:\n      - targets: ['127.0.0.1:" +
+                                             std::to_string(server.port()) + "']\n");
+  ASSERT_TRUE(prometheus.ok()) << prometheus.log();
+  const int prom_port = prometheus.port();
   namespace fs = std::filesystem;
-  char tmpl[] = "/tmp/llmtriage-prom-test-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const fs::path dir = tmpl;
-  {
-    std::ofstream cfg(dir / "prometheus.yml");
-    cfg << "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n"
-        << "  - job_name: sim\n    static_configs:\n      - targets: ['127.0.0.1:" << server.port() << "']\n";
-  }
-  const int prom_port = free_port();
-  const pid_t prom = fork();
-  if (prom == 0) {
-    const std::string log = (dir / "prometheus.log").string();
-    freopen(log.c_str(), "w", stdout);
-    freopen(log.c_str(), "a", stderr);
-    const std::string cfg = "--config.file=" + (dir / "prometheus.yml").string();
-    const std::string data = "--storage.tsdb.path=" + (dir / "data").string();
-    const std::string listen = "--web.listen-address=127.0.0.1:" + std::to_string(prom_port);
-    execlp("prometheus", "prometheus", cfg.c_str(), data.c_str(), listen.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  ASSERT_GT(prom, 0);
+  const fs::path dir = prometheus.dir();
 
   // Steady traffic so rates and quantiles have something to show.
   std::atomic<bool> stop{false};
@@ -127,10 +83,7 @@ TEST(Prometheus, ScrapesOurMetricsAndAnswersPromQl) {
   }
   stop = true;
   load.join();
-  kill(prom, SIGTERM);
-  waitpid(prom, nullptr, 0);
-
-  ASSERT_EQ(running.size(), 1u) << read_all((dir / "prometheus.log").string());
+  ASSERT_EQ(running.size(), 1u) << prometheus.log();
   EXPECT_EQ(running[0]["metric"]["engine"], "0");
   EXPECT_EQ(running[0]["metric"]["job"], "sim");
   ASSERT_EQ(waiting.size(), 1u);
@@ -146,7 +99,7 @@ TEST(Prometheus, ScrapesOurMetricsAndAnswersPromQl) {
   const std::string cmd = "promtool check metrics < '" + (dir / "metrics.txt").string() + "' > '" +
                           (dir / "promtool.out").string() + "' 2>&1";
   std::system(cmd.c_str());
-  std::istringstream lines(read_all((dir / "promtool.out").string()));
+  std::istringstream lines(read_file((dir / "promtool.out").string()));
   std::string line;
   int colon = 0;
   while (std::getline(lines, line)) {
@@ -157,8 +110,6 @@ TEST(Prometheus, ScrapesOurMetricsAndAnswersPromQl) {
     else ADD_FAILURE() << "promtool: " << line;
   }
   EXPECT_GT(colon, 0);  // the linter ran and saw our vllm: names
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 }  // namespace llmtriage::serve_test

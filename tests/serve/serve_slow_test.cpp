@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ingest/metrics_engine.h"
-#include "serve/serve_process.h"
+#include "support/serve_process.h"
 
 namespace llmtriage::serve_test {
 

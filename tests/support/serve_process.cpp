@@ -10,7 +10,7 @@
 #include <future>
 #include <sstream>
 
-#include "serve/serve_process.h"
+#include "support/serve_process.h"
 
 namespace llmtriage::serve_test {
 
