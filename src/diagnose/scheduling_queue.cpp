@@ -224,9 +224,14 @@ void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& ou
 }
 
 void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding>& out) {
+  // The queue is shallow: not capacity-bound (a deep queue is queue_saturated's). It need not be
+  // empty: arrivals during a long whole-prompt step wait for the next one, so a scrape often sees a
+  // few waiting (2-3 on a loaded host in the drill); an empty queue makes the case stronger.
   const auto waiting = first(c, {"waiting_p50", "waiting"});
   const auto ttft = c.ind.get("ttft_p99_s");
-  if (!waiting || *waiting > c.th.get("sched.waiting_idle") || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
+  if (!waiting || *waiting >= c.th.get("sched.waiting_deep") || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
+  if (auto kv = c.ind.get("kv_usage"); kv && *kv >= c.th.get("sched.kv_near_full")) return;
+  const bool idle = *waiting <= c.th.get("sched.waiting_idle");
   // Chunked prefill off: said so, or the engine's default (vLLM V0 without the flag).
   const auto chunked = c.ind.get("chunked_prefill");
   const bool off = chunked ? *chunked == 0
@@ -238,14 +243,15 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   if (!longp || *longp < long_th) return;
   Finding f = kit::finding("long_prefill_blocking", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
                            "Long prefills run whole and block everyone's steps (chunked prefill off)");
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_idle"), "<="));
+  f.evidence.push_back(idle ? c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_idle"), "<=")
+                            : c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_deep"), "<"));
   f.evidence.push_back(c.ind.item("ttft_p99_s", c.in.slo.ttft_p99_s, ">"));
   f.evidence.push_back(chunked ? c.ind.item("chunked_prefill", 0, "==")
                                : kit::text_item("chunked_prefill", 0, "0/1", "engine default", "vLLM V0 default: off"));
   f.evidence.push_back(c.ind.item(kit::first_name(c, {"longest_input_tokens", "input_len_p99"}), long_th, ">="));
-  f.confidence = kit::confidence(chunked ? 0.65 : 0.5, f.evidence);
+  f.confidence = kit::confidence((chunked ? 0.65 : 0.5) - (idle ? 0 : 0.1), f.evidence);
   f.explanation = fmt::format(
-      "The queue is (almost) empty yet P99 TTFT is {:.2f} s: with chunked prefill off a {:.0f}-token prompt is "
+      "The queue is shallow yet P99 TTFT is {:.2f} s: with chunked prefill off a {:.0f}-token prompt is "
       "prefilled in one step, during which no other request gets a token and new arrivals wait behind it.",
       *ttft, *longp);
   const auto mnbt = c.ind.get("max_num_batched_tokens");

@@ -100,6 +100,16 @@ const std::vector<Row>& rows() {
          c.set({{"waiting_p50", 0}, {"ttft_p99_s", 6}, {"longest_input_tokens", 24000}});
        },
        {"long_prefill_blocking"}, State::at_fault},
+      {"a few waiting behind the long step: still prefill blocking",
+       [](Case& c) {
+         c.set({{"waiting_p50", 3}, {"ttft_p99_s", 6}, {"chunked_prefill", 0}, {"longest_input_tokens", 24000}, {"kv_usage", 0.3}});
+       },
+       {"long_prefill_blocking"}, State::at_fault},
+      {"shallow queue but KV pool full: not prefill blocking (capacity's rules judge it)",
+       [](Case& c) {
+         c.set({{"waiting_p50", 3}, {"ttft_p99_s", 6}, {"chunked_prefill", 0}, {"longest_input_tokens", 24000}, {"kv_usage", 0.97}});
+       },
+       {}, State::cleared},
       {"chunked prefill on: not prefill blocking",
        [](Case& c) {
          c.set({{"waiting_p50", 0}, {"ttft_p99_s", 6}, {"chunked_prefill", 1}, {"input_len_p99", 24000}});
