@@ -55,6 +55,8 @@ struct PromStats {
   int64_t points = 0;           // points returned
   double store_seconds = 0;     // wall time waiting on the store (request sent -> response parsed excluded)
   double parse_seconds = 0;     // wall time parsing JSON responses
+  int64_t warned = 0;           // responses that carried the store's warnings (partial data) or a
+                                // surprise llmtriage noted (resultType, skipped native histograms)
 };
 
 class PromClient {
@@ -89,5 +91,13 @@ class PromClient {
 // "warnings", "infos"}) for a query or query_range call. `where` names the URL and query for
 // errors. Exposed for data-driven tests and the fuzz target.
 core::Result<PromResult> parse_query_response(const std::string& body, int http_status, const std::string& where);
+
+// The category of an error made by this client: the API's errorType for an error envelope
+// ("bad_data" = the PromQL or a parameter is wrong, "execution", "timeout", "canceled",
+// "unavailable", "internal", "not_found"), "non_json" (the URL is not a Prometheus API, e.g.
+// Grafana), "bad_response" (an envelope that breaks the API's format), "unexpected_type" (a
+// resultType the call cannot use), "http_<status>" (an error status with no envelope), or net's
+// failure name ("timeout_total", "connect_refused", "reset"...). Empty for other errors.
+std::string prom_error_type(const core::Error& error);
 
 }  // namespace llmtriage::fleet
