@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "net/server.h"
+#include "serve/gpu_exposition.h"
 #include "serve/tokenizer.h"
 #include "sim/faults.h"
 #include "sim/log_format.h"
@@ -45,7 +46,8 @@ bool is_loopback_peer(const std::string& remote) {
 
 struct SimServer::Impl {
   Impl(const sim::SimConfig& cfg, ServeOptions o, LogFn l)
-      : opt(std::move(o)), log(std::move(l)), loop(cfg, opt.loop, log), max_model_len(cfg.max_model_len) {
+      : opt(std::move(o)), log(std::move(l)), loop(cfg, opt.loop, log), max_model_len(cfg.max_model_len),
+        dcgm(cfg.hardware.name, opt.loop.cache.gpu_memory_utilization) {
     if (opt.loop.served_model_name.empty()) opt.loop.served_model_name = cfg.model_name;
     model = opt.loop.served_model_name;
   }
@@ -54,6 +56,7 @@ struct SimServer::Impl {
   EngineLoop loop;
   int64_t max_model_len;
   std::string model;
+  DcgmExposition dcgm;  // GET /dcgm: simulated GPU readings as dcgm-exporter writes them
   std::unique_ptr<net::Server> http;
 
   void generate(net::ServerRequest& rq, std::shared_ptr<net::ResponseWriter> w, bool chat);
@@ -195,6 +198,10 @@ void SimServer::Impl::routes() {
   s.route("GET", "/metrics", [this](net::ServerRequest&, std::shared_ptr<net::ResponseWriter> w) {
     loop.post([this, w] { w->respond(200, loop.render_metrics(), "text/plain; version=0.0.4; charset=utf-8"); });
   });
+  for (const char* path : {"/dcgm", "/dcgm/metrics"})
+    s.route("GET", path, [this](net::ServerRequest&, std::shared_ptr<net::ResponseWriter> w) {
+      loop.post([this, w] { w->respond(200, dcgm.render(loop.engine(), loop.virtual_now(), http->port()), "text/plain; version=0.0.4; charset=utf-8"); });
+    });
   s.route("GET", "/sim/stats", [this](net::ServerRequest&, std::shared_ptr<net::ResponseWriter> w) {
     loop.post([this, w] { w->respond(200, loop.stats_json().dump()); });
   });
