@@ -59,6 +59,7 @@ constexpr Row kTable[] = {
     {"hw.temp_high_c", 85},         // degrees C; H100/A100 slow down near 87-90 C (NVML slowdown temp)
     {"hw.util_spread_high", 0.3},   // max - min per-GPU utilization across TP ranks
     {"hw.power_ratio_low", 0.6},    // power / limit "far below the cap"
+    {"hw.busy_util", 0.5},          // utilization above which a low SM clock is throttling, not idling (llmtriage rules)
 
     // numeric_parameter
     {"numeric.truncation_events", 1},           // context_truncated events
@@ -73,6 +74,14 @@ constexpr Row kTable[] = {
     {"gateway.timeout_cluster_share", 0.5},  // share of timeouts within 5% of one duration
     {"gateway.retry_rate", 0.1},             // share of requests that are retries
     {"gateway.stream_break_share", 0.01},    // share of streams broken mid-body
+
+    // fleet (src/fleet/analyze.cpp): one replica against its siblings
+    {"fleet.min_replicas", 3},           // replicas with a reading before a median means anything
+    {"fleet.outlier_z", 3.5},            // |modified z| = 0.6745 |x - median| / MAD (Iglewicz & Hoaglin)
+    {"fleet.outlier_min_rel", 0.25},     // and |x - median| >= this x |median| (identical siblings: MAD 0)
+    {"fleet.imbalance_ratio", 1.5},      // request rate >= this x the median (or <= median / this)
+    {"fleet.affinity_hit_ratio", 0.5},   // prefix-cache hit rate < this x the affine estimate
+    {"fleet.affinity_min_hit", 0.2},     // the affine estimate (p75 of replicas' hit rates) worth having
 };
 
 std::string_view trim(std::string_view v) {
