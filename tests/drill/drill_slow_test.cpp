@@ -78,7 +78,6 @@ TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   // The A/B: same request set, one variable, P99 TTFT better.
   ASSERT_TRUE(j.contains("ab")) << j.dump(2);
   const auto& ab = j["ab"];
-  EXPECT_EQ(ab.value("verdict_given", false), true) << ab.dump(2);
   // Both runs and the snapshot are on disk.
   for (const char* f : {"a/summary.json", "a/records.jsonl", "a/snapshot.json", "b/summary.json", "diagnosis.json", "drill.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
@@ -88,6 +87,9 @@ TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
     std::filesystem::remove_all(dir);
     GTEST_SKIP() << "host lag: " << j["run_a"].dump() << " " << j["run_b"].dump();
   }
+  // A faithful pair of runs gets a verdict (a lagging host's is refused: under ASan on 2 cores the
+  // simulated TTFT P50 reached 390 s of host delay and the A/B said so).
+  EXPECT_EQ(ab.value("verdict_given", false), true) << ab.dump(2);
   const auto* p99 = metric(ab, "ttft_p99_ms");
   ASSERT_NE(p99, nullptr) << ab.dump(2);
   // Offline the change is worth ~15% of P99 TTFT (3.24 s -> 2.74 s); a run of this size does not
