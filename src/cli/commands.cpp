@@ -14,6 +14,7 @@ Command make_capacity_command();
 Command make_ab_command();
 Command make_diagnose_command();
 Command make_drill_command();
+Command make_rules_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -28,6 +29,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_ab_command());
   c.push_back(make_diagnose_command());
   c.push_back(make_drill_command());
+  c.push_back(make_rules_command());
   return c;
 }
 
