@@ -51,8 +51,11 @@ core::Error api_error(const std::string& where, int http_status, const std::stri
     return prom_error(ErrorKind::network, where, "a store ready to answer", type, msg,
                       http + ": the store is overloaded or not ready (still replaying its WAL?)");
   }
-  return prom_error(ErrorKind::network, where, "a successful API response", type.empty() ? "unknown" : type, msg,
-                    http);
+  // Another or a garbled errorType: the category stays a plain token; the raw type is quoted.
+  bool token = !type.empty() && type.size() <= 40;
+  for (char c : type) token = token && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+  return prom_error(ErrorKind::network, where, "a successful API response", token ? type : std::string("unknown"),
+                    token || type.empty() ? msg : fmt::format("errorType \"{}\": {}", excerpt(type, 40), msg), http);
 }
 
 core::Error non_json(const std::string& where, int http_status, std::string_view content_type, std::string_view body) {

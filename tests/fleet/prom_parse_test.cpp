@@ -158,6 +158,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "overloaded or not ready (still replaying its WAL?)"},
         Bad{"error without errorType", R"({"status":"error"})", 500, "unknown", core::ErrorKind::network,
             kW + "expected a successful API response, found unknown: . HTTP 500"},
+        Bad{"garbled errorType (found by the fuzzer)", R"({"status":"error","errorType":"execmany samples"})", 200,
+            "unknown", core::ErrorKind::network,
+            kW + "expected a successful API response, found unknown: errorType \"execmany samples\": . HTTP 200"},
         Bad{"HTML (Grafana)", "<!DOCTYPE html>\n<html lang=\"en\"><head><title>Grafana</title>", 200, "non_json",
             core::ErrorKind::input,
             kW + "expected a Prometheus API JSON envelope ({\"status\": ..., \"data\": ...}), found non_json: a body "
