@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <set>
 
-#include "catalog/gpu.h"
 #include "core/files.h"
 #include "ingest/engine_log.h"
 #include "ingest/gpu_throttle.h"
 #include "sim/deployment.h"
+#include "sim/gpu_readings.h"
 
 namespace llmtriage::cli::drill {
 
@@ -22,9 +22,6 @@ namespace {
 core::Error bad(const std::string& where, const std::string& expected, const std::string& found) {
   return core::make_error(core::ErrorKind::input, where, expected, found);
 }
-
-// NVML's nvmlClocksThrottleReasonSwPowerCap: the power cap is what a clock_throttle fault stands for.
-constexpr uint64_t kSwPowerCap = 0x4;
 
 }  // namespace
 
@@ -106,10 +103,9 @@ core::Deployment deployment_of(const sim::Scenario& s) {
 
 std::vector<core::GpuSample> simulated_gpu_samples(const sim::Scenario& s, const std::vector<core::EngineSample>& samples) {
   std::vector<core::GpuSample> out;
-  auto spec = catalog::find_gpu(s.deployment.gpu);
-  if (!spec.ok()) return out;
-  const double tdp = spec->tdp_w.value_or(700), max_clock = spec->max_sm_clock_mhz.value_or(1980);
-  const int tp = std::max(1, s.deployment.tp), replicas = std::max(1, s.config.replicas);
+  auto gpu = sim::sim_gpu(s.deployment.gpu);
+  if (!gpu.ok()) return out;
+  const int replicas = std::max(1, s.config.replicas);
   // Running work per (time, replica), from the engine samples.
   std::map<double, std::vector<double>> running;
   for (const auto& e : samples) {
@@ -118,37 +114,21 @@ std::vector<core::GpuSample> simulated_gpu_samples(const sim::Scenario& s, const
     const int r = e.engine_index.empty() ? 0 : std::atoi(e.engine_index.c_str());
     if (r >= 0 && r < replicas) v[static_cast<size_t>(r)] = e.running.value_or(0);
   }
-  for (const auto& [t, run] : running) {
-    const double factor = sim::fault_state(s.config.faults, t).clock_factor;
+  // The readings model is sim serve's /dcgm one (sim/gpu_readings.h).
+  for (const auto& [t, run] : running)
     for (int r = 0; r < replicas; ++r) {
-      const bool busy = run[static_cast<size_t>(r)] > 0;
-      for (int k = 0; k < tp; ++k) {
-        core::GpuSample g;
-        g.t_s = t;
-        g.index = r * tp + k;
-        g.name = spec->name + " (simulated)";
-        g.power_limit_w = tdp;
-        g.max_sm_clock_mhz = max_clock;
-        g.mem_total_gib = spec->memory_gib;
-        g.mem_used_gib = spec->memory_gib * s.deployment.gpu_memory_utilization;
-        if (factor < 1) {
-          // Power-capped: the board sits at its limit and the clocks drop by the fault's factor.
-          g.power_w = tdp * 0.99;
-          g.sm_clock_mhz = max_clock * factor;
-          g.throttle_reasons = kSwPowerCap;
-          g.throttle_names = ingest::throttle_reason_names(kSwPowerCap);
-          g.temp_c = 78;
-        } else {
-          g.power_w = busy ? tdp * 0.7 : tdp * 0.12;
-          g.sm_clock_mhz = max_clock;
-          g.throttle_reasons = 0;
-          g.temp_c = busy ? 62 : 38;
-        }
-        g.util = busy ? 0.97 : 0.0;
+      sim::ReplicaActivity a;
+      a.replica = r;
+      a.tp = s.deployment.tp;
+      a.busy = run[static_cast<size_t>(r)] > 0;
+      a.clock_factor = sim::fault_state(s.config.faults, t).clock_factor;
+      a.gpu_memory_utilization = s.deployment.gpu_memory_utilization;
+      a.t_s = t;
+      for (auto& g : sim::replica_gpu_readings(*gpu, a)) {
+        g.throttle_names = ingest::throttle_reason_names(g.throttle_reasons.value_or(0));
         out.push_back(std::move(g));
       }
     }
-  }
   return out;
 }
 
