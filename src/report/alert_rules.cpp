@@ -262,16 +262,21 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
                     "sum by (" + c.by + ") (avg_over_time(" + c.range(n.waiting) + "))\n> " + num(waiting_deep),
                     {{"sched.waiting_deep", waiting_deep}}));
 
+  // A full pool with an empty queue is vLLM working as designed (it fills memory); full while
+  // requests wait is the pool binding.
   const double kv_full = th.get("sched.kv_near_full");
+  const double idle = th.get("sched.waiting_idle");
   r.push_back(alert(c,
                     {"LLMTriageKvCacheNearFull", "warning", "scheduling_capacity",
-                     "KV cache near full on " + rep + ": " + pct,
+                     "KV cache near full on " + rep + ": " + pct + " with requests waiting",
                      "KV-cache usage (mean over " + w + ", busiest engine) " + pct + " > sched.kv_near_full (" +
-                         num(kv_full) + "): new requests wait for blocks, long ones get preempted. "
+                         num(kv_full) + ") while more than sched.waiting_idle (" + num(idle) +
+                         ") requests wait: new requests wait for blocks, long ones get preempted. "
                          "docs/rules.md: kv_pool_saturated, preemption_storm.",
                      c.diagnose_cmd("ttft_spike")},
-                    "max by (" + c.by + ") (avg_over_time(" + c.range(n.kv) + "))\n> " + num(kv_full),
-                    {{"sched.kv_near_full", kv_full}}));
+                    "max by (" + c.by + ") (avg_over_time(" + c.range(n.kv) + "))\n> " + num(kv_full) + "\nand\n" +
+                        "sum by (" + c.by + ") (avg_over_time(" + c.range(n.waiting) + "))\n> " + num(idle),
+                    {{"sched.kv_near_full", kv_full}, {"sched.waiting_idle", idle}}));
 
   const double preempt = th.get("sched.preemption_rate_per_s");
   r.push_back(alert(c,
@@ -282,6 +287,62 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
                          "context exceeds the KV pool. docs/rules.md: preemption_storm.",
                      c.diagnose_cmd("runtime_oom_or_preemption")},
                     c.rate_by(n.preemptions) + "\n> " + num(preempt), {{"sched.preemption_rate_per_s", preempt}}));
+  // A slow engine preempting a tenth of its requests is a storm at any rate (diagnose reads the
+  // same threshold); `unless` keeps one storm to one alert.
+  const double per_req = th.get("sched.preemptions_per_request");
+  r.push_back(alert(c,
+                    {"LLMTriagePreemptionsPerRequestHigh", "warning", "scheduling_capacity",
+                     "Preemptions on " + rep + ": " + val + " per finished request",
+                     "Preemptions per finished request (rates over " + w + ") " + val +
+                         " > sched.preemptions_per_request (" + num(per_req) +
+                         ") while the rate stays below sched.preemption_rate_per_s (" + num(preempt) +
+                         ", LLMTriagePreemptionStorm): each one recomputes a prompt; the KV pool is too small for "
+                         "the batch's contexts. docs/rules.md: preemption_storm.",
+                     c.diagnose_cmd("runtime_oom_or_preemption")},
+                    c.rate_by(n.preemptions) + "\n/\n" + c.rate_by(n.requests) + "\n> " + num(per_req) + "\nunless\n" +
+                        c.rate_by(n.preemptions) + "\n> " + num(preempt),
+                    {{"sched.preemptions_per_request", per_req}, {"sched.preemption_rate_per_s", preempt}}));
+
+  // ---- fleet: a replica against its siblings of the same job (docs/rules.md, Fleet) ----
+  const double imbalance = th.get("fleet.imbalance_ratio");
+  const double min_replicas = th.get("fleet.min_replicas");
+  const std::string fleet_run = "llmtriage fleet --prometheus {{ $externalURL }} --selector " +
+                                shell_quote("{job=\"{{ $labels.job }}\"}");
+  const std::string rate = c.rate_by(n.requests);
+  const std::string median_rate = "quantile by (job) (0.5, " + rate + ")";
+  const std::string enough = "count by (job) (" + rate + ") >= " + num(min_replicas);
+  r.push_back(alert(c,
+                    {"LLMTriageReplicaLoadImbalance", "warning", "scheduling_capacity",
+                     "Replica " + rep + " serves " + val + " requests/s, unlike its siblings",
+                     "Finished requests per second of this replica (rate over " + w + ") " + val +
+                         " is at least fleet.imbalance_ratio (" + num(imbalance) +
+                         ") x the median of its job's replicas, or at most the median / that ratio (with at "
+                         "least fleet.min_replicas (" + num(min_replicas) +
+                         ") replicas): the router does not spread the load. docs/rules.md: load_imbalance.",
+                     fleet_run},
+                    "(\n  " + rate + "\n  > on (job) group_left\n  " + num(imbalance) + " * " + median_rate +
+                        "\n  or\n  " + rate + "\n  < on (job) group_left\n  " + median_rate + " / " + num(imbalance) +
+                        "\n)\nand on (job)\n" + enough,
+                    {{"fleet.imbalance_ratio", imbalance}, {"fleet.min_replicas", min_replicas}}));
+
+  const double aff_ratio = th.get("fleet.affinity_hit_ratio");
+  const double aff_min = th.get("fleet.affinity_min_hit");
+  const std::string hr = c.hit_ratio();
+  const std::string p75 = "quantile by (job) (0.75, " + hr + ")";
+  r.push_back(alert(c,
+                    {"LLMTriageReplicaPrefixAffinityLost", "warning", "scheduling_capacity",
+                     "Prefix-cache hit ratio of " + rep + " is " + pct + ", far below its siblings'",
+                     "Prefix-cache hit ratio (tokens, over " + w + ") " + pct + " < fleet.affinity_hit_ratio (" +
+                         num(aff_ratio) + ") x the 75th percentile of its job's replicas (what well-routed "
+                         "replicas get), which is > fleet.affinity_min_hit (" + num(aff_min) + ") (with at least "
+                         "fleet.min_replicas (" + num(min_replicas) + ") replicas): requests sharing a prefix "
+                         "land elsewhere. docs/rules.md: prefix_affinity_lost, prefix_cache_miss_routing.",
+                     fleet_run},
+                    hr + "\n< on (job) group_left\n" + num(aff_ratio) + " * " + p75 + "\nand on (job)\n" + p75 + " > " +
+                        num(aff_min) + "\nand on (job)\ncount by (job) (" + hr + ") >= " + num(min_replicas),
+                    {{"fleet.affinity_hit_ratio", aff_ratio},
+                     {"fleet.affinity_min_hit", aff_min},
+                     {"fleet.min_replicas", min_replicas}}));
 
   // ---- symptoms against the SLO (diagnose locates the cause) ----
   const std::string slo_flag = fmt::format("--slo ttft_p99_s={},tpot_p99_s={}", num(o.slo.ttft_p99_s), num(o.slo.tpot_p99_s));
