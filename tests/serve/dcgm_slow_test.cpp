@@ -8,7 +8,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 
@@ -129,6 +131,23 @@ TEST(DcgmRoute, MultiReplicaTpServerHasOneGpuPerReplicaAndRank) {
   ASSERT_EQ(p.gpus.size(), 4u);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(p.gpus[static_cast<size_t>(i)].index, i);
   EXPECT_EQ(p.malformed, 0u);
+  // promtool's lint: only the camelCase label names (modelName, Hostname) that dcgm-exporter's
+  // own output gets; kept for compatibility.
+  if (!test_support::prometheus_installed()) return;
+  const fs::path dir = temp_dir();
+  std::ofstream(dir / "dcgm.txt") << r.body;
+  const std::string cmd = "promtool check metrics < '" + (dir / "dcgm.txt").string() + "' > '" +
+                          (dir / "promtool.out").string() + "' 2>&1";
+  EXPECT_NE(std::system(cmd.c_str()), -1);
+  std::istringstream lines(test_support::read_file((dir / "promtool.out").string()));
+  int complaints = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    ++complaints;
+    EXPECT_NE(line.find("label names should be written in 'snake_case' not 'camelCase'"), std::string::npos) << line;
+  }
+  EXPECT_GT(complaints, 0);  // the lint ran and saw our labels
+  fs::remove_all(dir);
 }
 
 TEST(DcgmRoute, SnapshotStoresTheReadings) {
