@@ -6,7 +6,8 @@
 //  (c) a real Prometheus scraping `llmtriage sim serve` replicas (engine /metrics and the simulated
 //      dcgm-exporter /dcgm) with the generated rules loaded: the overloaded replica's queue/KV
 //      alert and the throttled replica's GPU clock alert fire in /api/v1/alerts, never for the
-//      healthy sibling.
+//      healthy sibling; of three replicas sharing a system prompt, the one that only gets
+//      prompts starting differently (a router scattering the prefix) loses prefix affinity.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -229,6 +230,74 @@ TEST(RulesLive, PrometheusFiresTheOverloadedAndThrottledReplicasAlertsOnly) {
   for (const auto& [name, inst] : firing) EXPECT_EQ(inst.count(target(healthy)), 0u) << name << " fired for the healthy replica";
   EXPECT_FALSE(has("LLMTriageGpuClockLow", overloaded)) << seen;
   EXPECT_FALSE(has("LLMTriageQueueDeep", throttled)) << seen;
+  fs::remove_all(dir);
+}
+
+// Completions one after another until destroyed. `shared` prompts start with the same 1000
+// tokens (a system prompt the prefix cache keeps); otherwise every prompt starts differently.
+class PromptLoop {
+ public:
+  PromptLoop(std::string url, bool shared) : url_(std::move(url)) {
+    thread_ = std::thread([this, shared] {
+      net::Client c;
+      const std::string system(4000, 's');  // 1000 stand-in tokens
+      for (int i = 0; !stop_; ++i) {
+        const std::string id = std::to_string(i) + "-" + std::to_string(::getpid());
+        const std::string prompt = shared ? system + " question " + id : id + " " + system;
+        post_json(c, url_ + "/v1/completions", nlohmann::json{{"prompt", prompt}, {"max_tokens", 4}}.dump());
+      }
+    });
+  }
+  void join() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  ~PromptLoop() { join(); }
+
+ private:
+  std::string url_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST(RulesLive, PrefixAffinityLostOnTheReplicaTheRouterScattersTo) {
+  ASSERT_TRUE(test_support::prometheus_installed()) << "Prometheus is not installed (Debian package `prometheus`)";
+  // Three replicas of one job with prefix caching: two get the shared system prompt (an affine
+  // router), the third only prompts that start differently (what a router scattering a shared
+  // prefix leaves a replica with: its cache never hits).
+  ServeProcess a({"--enable-prefix-caching"}), b({"--enable-prefix-caching"}), scattered({"--enable-prefix-caching"});
+  ASSERT_TRUE(a.ok() && b.ok() && scattered.ok()) << a.startup_output() << scattered.startup_output();
+  const fs::path dir = temp_dir("affinity");
+  ASSERT_EQ(generate({"--engine", "vllm", "--selector", "{job=\"vllm\"}", "--for", "0s", "--rate-window", "10s"}, dir / "rules.yml"),
+            "");
+  auto target = [](const ServeProcess& s) { return "127.0.0.1:" + std::to_string(s.port()); };
+  test_support::PrometheusProcess prometheus(
+      "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - rules.yml\nscrape_configs:\n"
+      "  - job_name: vllm\n    static_configs:\n      - targets: ['" + target(a) + "', '" + target(b) + "', '" +
+          target(scattered) + "']\n",
+      {{"rules.yml", read_file((dir / "rules.yml").string())}});
+  ASSERT_TRUE(prometheus.ok()) << prometheus.log();
+  PromptLoop la(a.url(), true), lb(b.url(), true), ls(scattered.url(), false);
+  net::Client c;
+  std::set<std::string> lost;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && !lost.count(target(scattered))) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    auto j = nlohmann::json::parse(get(c, prometheus.url() + "/api/v1/alerts").body, nullptr, false);
+    if (j.is_discarded() || j.value("status", "") != "success") continue;
+    for (const auto& al : j["data"]["alerts"])
+      if (al.value("state", "") == "firing" && al["labels"].value("alertname", "") == "LLMTriageReplicaPrefixAffinityLost")
+        lost.insert(al["labels"].value("instance", ""));
+  }
+  // The recorded ratios, for the failure message.
+  auto r = get(c, prometheus.url() + "/api/v1/query?query=" + test_support::url_encode("llmtriage:prefix_cache_hit_ratio:rate10s"));
+  a.stop();
+  b.stop();
+  scattered.stop();
+  la.join();
+  lb.join();
+  ls.join();
+  EXPECT_EQ(lost, std::set<std::string>{target(scattered)}) << r.body;
   fs::remove_all(dir);
 }
 
