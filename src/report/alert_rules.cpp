@@ -100,14 +100,43 @@ bool valid_label(const std::string& l) {
   return std::all_of(l.begin(), l.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// PromQL strings are UTF-8; anything else Prometheus refuses when it loads the file.
+bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n;
+  }
+  return true;
+}
+
 core::Status check_selector(const std::string& s, const char* flag) {
   const std::string expected = "a label selector like '{job=\"vllm\",namespace=\"prod\"}' (target labels)";
   for (unsigned char c : s)
     if (c < 0x20 || c == 0x7f) return core::make_error(core::ErrorKind::usage, flag, expected, "a control character");
+  if (!valid_utf8(s)) return core::make_error(core::ErrorKind::usage, flag, expected, "bytes that are not UTF-8");
   const std::string in = inner(s);
   // Annotations are Go templates: "{{" in them would be read as an action.
-  if (s.find("{{") != std::string::npos || s.find("}}") != std::string::npos || in.find_first_of("{}") != std::string::npos)
-    return core::make_error(core::ErrorKind::usage, flag, expected, s, "one pair of braces at most");
+  if (s.find("{{") != std::string::npos || s.find("}}") != std::string::npos)
+    return core::make_error(core::ErrorKind::usage, flag, expected, s, "no {{ or }}: annotations are Go templates");
+  // Braces inside quoted values are text (a regex `=~"a{2}"`); outside them, a second selector.
+  bool quoted = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (quoted && in[i] == '\\') ++i;
+    else if (in[i] == '"') quoted = !quoted;
+    else if (!quoted && (in[i] == '{' || in[i] == '}'))
+      return core::make_error(core::ErrorKind::usage, flag, expected, s, "one pair of braces at most");
+  }
+  if (quoted) return core::make_error(core::ErrorKind::usage, flag, expected, s, "a value without its closing quote");
   if (!in.empty() && in.find_first_of("=~!") == std::string::npos)
     return core::make_error(core::ErrorKind::usage, flag, expected, s, "each matcher is label=\"value\" (or !=, =~, !~)");
   return core::ok_status();

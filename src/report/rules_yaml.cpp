@@ -27,6 +27,21 @@ size_t utf8_len(const std::string& s, size_t i) {
   return n;
 }
 
+uint32_t code_point(const std::string& s, size_t i, size_t n) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (n == 1) return b(0);
+  uint32_t cp = n == 2 ? (b(0) & 0x1F) : n == 3 ? (b(0) & 0x0F) : (b(0) & 0x07);
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (b(k) & 0x3F);
+  return cp;
+}
+
+// Characters a YAML reader refuses raw (C1 controls, BOM, U+FFFE/F: outside YAML's printable
+// set) or reads as line breaks (NEL, U+2028/9 in YAML 1.1, which Prometheus' yaml.v2 follows):
+// they must be escaped.
+bool needs_escape(uint32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF;
+}
+
 // A `|` block keeps the expression readable; only for text a block can hold verbatim.
 bool block_ok(const std::string& s) {
   if (s.find('\n') == std::string::npos || s.front() == ' ' || s.front() == '\n') return false;
@@ -34,7 +49,7 @@ bool block_ok(const std::string& s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if ((c < 0x20 && c != '\n') || c == 0x7f) return false;
     const size_t n = utf8_len(s, i);
-    if (n == 0) return false;
+    if (n == 0 || needs_escape(code_point(s, i, n))) return false;
     i += n;
   }
   // Trailing blank lines would be clipped away: the value would change.
@@ -90,7 +105,8 @@ std::string yaml_quote(const std::string& s) {
       ++i;
       continue;
     }
-    q.append(s, i, n);
+    if (const uint32_t cp = code_point(s, i, n); needs_escape(cp)) q += fmt::format("\\u{:04X}", cp);
+    else q.append(s, i, n);
     i += n;
   }
   return q + "\"";

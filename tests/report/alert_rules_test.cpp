@@ -8,8 +8,11 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
 #include <regex>
 #include <set>
+#include <sstream>
 
 namespace llmtriage::report {
 namespace {
@@ -183,6 +186,8 @@ TEST(AlertRules, YamlQuoting) {
       {"température €", "\"température €\""},
       {"bad \xff\xfe utf8", "\"bad \\uFFFD\\uFFFD utf8\""},
       {"\xed\xa0\x80", "\"\\uFFFD\\uFFFD\\uFFFD\""},  // a UTF-16 surrogate is not UTF-8
+      // YAML readers refuse C1 controls and the BOM raw, and read NEL and U+2028/9 as line breaks.
+      {"nel\xc2\x85 c1\xc2\x9f ls\xe2\x80\xa8 bom\xef\xbb\xbf", "\"nel\\u0085 c1\\u009F ls\\u2028 bom\\uFEFF\""},
   };
   for (const auto& c : cases) EXPECT_EQ(yaml_quote(c.in), c.want) << c.in;
 }
@@ -229,8 +234,10 @@ TEST(AlertRules, ValidateNamesTheFlag) {
       {[](RulesOptions& o) { o.selector = "{job=\"{{ x }}\"}"; }, "--selector"},
       {[](RulesOptions& o) { o.selector = "job"; }, "--selector"},
       {[](RulesOptions& o) { o.selector = "{job=\"a\"}{x=\"b\"}"; }, "--selector"},
+      {[](RulesOptions& o) { o.selector = "{job=\"a}"; }, "without its closing quote"},
       {[](RulesOptions& o) { o.selector = "{job=\"a\nb\"}"; }, "--selector"},
       {[](RulesOptions& o) { o.gpu_selector = "gpu"; }, "--gpu-selector"},
+      {[](RulesOptions& o) { o.selector = "{job=\"a\xff\"}"; }, "--selector: expected a label selector like '{job=\"vllm\",namespace=\"prod\"}' (target labels), found bytes that are not UTF-8"},
   };
   for (const auto& c : cases) {
     RulesOptions o;
@@ -239,6 +246,11 @@ TEST(AlertRules, ValidateNamesTheFlag) {
     ASSERT_FALSE(st.ok()) << c.want;
     EXPECT_NE(st.error().message().find(c.want), std::string::npos) << st.error().message();
   }
+  for (const char* sel : {"{path=~\"a{2}\"}", "{a=\"x\\\"}\"}"}) {
+    RulesOptions o;
+    o.selector = sel;
+    EXPECT_TRUE(validate(o).ok()) << sel;
+  }
   for (const char* ok : {"0s", "30s", "1h30m", "500ms", "2d"}) {
     RulesOptions o;
     o.for_duration = ok;
@@ -246,6 +258,166 @@ TEST(AlertRules, ValidateNamesTheFlag) {
   }
   EXPECT_EQ(rules_engine_from_string("vllm-v0"), RulesEngine::vllm_v0);
   EXPECT_FALSE(rules_engine_from_string("tgi"));
+}
+
+}  // namespace
+}  // namespace llmtriage::report
+
+// ---- round trip: a reader for the YAML subset the emitter writes ----
+namespace llmtriage::report {
+namespace {
+
+// Reads a YAML double-quoted scalar starting at s[i] == '"'; nullopt when malformed.
+std::optional<std::string> unquote(const std::string& s, size_t& i) {
+  if (i >= s.size() || s[i] != '"') return std::nullopt;
+  std::string out;
+  auto utf8 = [&](uint32_t cp) {
+    if (cp < 0x80) out += static_cast<char>(cp);
+    else if (cp < 0x800) out += {static_cast<char>(0xC0 | (cp >> 6)), static_cast<char>(0x80 | (cp & 0x3F))};
+    else out += {static_cast<char>(0xE0 | (cp >> 12)), static_cast<char>(0x80 | ((cp >> 6) & 0x3F)), static_cast<char>(0x80 | (cp & 0x3F))};
+  };
+  for (++i; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '"') {
+      ++i;
+      return out;
+    }
+    if (static_cast<unsigned char>(c) < 0x20) return std::nullopt;  // raw control: not valid YAML
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (++i >= s.size()) return std::nullopt;
+    switch (s[i]) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case 'x':
+      case 'u': {
+        const size_t n = s[i] == 'x' ? 2 : 4;
+        if (i + n >= s.size()) return std::nullopt;
+        utf8(static_cast<uint32_t>(std::stoul(s.substr(i + 1, n), nullptr, 16)));
+        i += n;
+        break;
+      }
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> quoted_line(const std::string& line, size_t at) {
+  size_t i = at;
+  auto v = unquote(line, i);
+  return v && i == line.size() ? v : std::nullopt;
+}
+
+// Reads the emitter's output back into groups; nullopt at the first line it does not expect.
+std::optional<std::vector<RuleGroup>> read_back(const std::string& yaml) {
+  std::vector<std::string> lines;
+  std::istringstream in(yaml);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::vector<RuleGroup> gs;
+  std::vector<std::pair<std::string, std::string>>* map = nullptr;
+  auto starts = [](const std::string& l, const char* p) { return l.rfind(p, 0) == 0; };
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const std::string& l = lines[k];
+    if (starts(l, "#") || l == "groups:" || l == "    rules:") continue;
+    if (starts(l, "  - name: ")) {
+      auto v = quoted_line(l, 10);
+      if (!v) return std::nullopt;
+      gs.push_back({*v, {}});
+    } else if (!gs.empty() && (starts(l, "      - record: ") || starts(l, "      - alert: "))) {
+      const bool rec = starts(l, "      - record: ");
+      auto v = quoted_line(l, rec ? 16 : 15);
+      if (!v) return std::nullopt;
+      gs.back().rules.emplace_back();
+      (rec ? gs.back().rules.back().record : gs.back().rules.back().alert) = *v;
+      map = nullptr;
+    } else if (!gs.empty() && !gs.back().rules.empty() && l == "        expr: |") {
+      std::string block;
+      while (k + 1 < lines.size() && (lines[k + 1].empty() || starts(lines[k + 1], "          "))) {
+        ++k;
+        block += (lines[k].empty() ? "" : lines[k].substr(10)) + "\n";
+      }
+      // `|` keeps one final line break: PromQL ignores it; the emitter's text has none.
+      if (block.empty() || block.back() != '\n') return std::nullopt;
+      block.pop_back();
+      gs.back().rules.back().expr = block;
+    } else if (!gs.empty() && !gs.back().rules.empty() && starts(l, "        expr: ")) {
+      auto v = quoted_line(l, 14);
+      if (!v) return std::nullopt;
+      gs.back().rules.back().expr = *v;
+    } else if (!gs.empty() && !gs.back().rules.empty() && starts(l, "        for: ")) {
+      auto v = quoted_line(l, 13);
+      if (!v) return std::nullopt;
+      gs.back().rules.back().for_duration = *v;
+    } else if (!gs.empty() && !gs.back().rules.empty() && (l == "        labels:" || l == "        annotations:")) {
+      map = l == "        labels:" ? &gs.back().rules.back().labels : &gs.back().rules.back().annotations;
+    } else if (map && starts(l, "          \"")) {
+      size_t i = 10;
+      auto key = unquote(l, i);
+      if (!key || l.compare(i, 2, ": ") != 0) return std::nullopt;
+      auto v = quoted_line(l, i + 2);
+      if (!v) return std::nullopt;
+      map->emplace_back(*key, *v);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return gs;
+}
+
+void expect_round_trip(const RulesOptions& o, const std::string& what) {
+  const auto gs = build_alert_rules(o);
+  const std::string yaml = render_alert_rules_yaml(gs);
+  auto back = read_back(yaml);
+  ASSERT_TRUE(back) << what << "\n" << yaml.substr(0, 3000);
+  ASSERT_EQ(back->size(), gs.size()) << what;
+  for (size_t g = 0; g < gs.size(); ++g) {
+    EXPECT_EQ((*back)[g].name, gs[g].name);
+    ASSERT_EQ((*back)[g].rules.size(), gs[g].rules.size()) << what;
+    for (size_t k = 0; k < gs[g].rules.size(); ++k) {
+      const Rule &a = gs[g].rules[k], &b = (*back)[g].rules[k];
+      EXPECT_EQ(b.record, a.record) << what;
+      EXPECT_EQ(b.alert, a.alert) << what;
+      EXPECT_EQ(b.expr, a.expr) << what;
+      EXPECT_EQ(b.for_duration, a.for_duration) << what;
+      EXPECT_EQ(b.labels, a.labels) << what;
+      EXPECT_EQ(b.annotations, a.annotations) << what;
+    }
+  }
+}
+
+TEST(AlertRulesYaml, EverySelectorThatValidatesReadsBackUnchanged) {
+  // Hostile selectors by hand, then random ones (fixed seed) from an alphabet of YAML and PromQL
+  // specials and multi-byte characters.
+  std::vector<std::string> selectors = {
+      "", "{job=\"vllm\"}", R"({job="a\"b",path=~"C:\\x"})", "{a=\"#not a comment\"}", "{a=\": - [] {} & * ! | > ' % @ `\"}",
+      "{a=\"température €\"}", "{a=\"nel\xc2\x85 ls\xe2\x80\xa8 bom\xef\xbb\xbf\"}", "{ a = \"x\" , b !~ \"y\" }"};
+  const std::vector<std::string> alphabet = {"a", "z", "_", "=", "~", "!", "\"", "\\", "'", ":", "#", "-", " ", "|", ">",
+                                             "%", "@", "`", ",", "{", "}", "é", "€", "\xc2\x85", "\xe2\x80\xa8", "\xef\xbb\xbf",
+                                             "\xf0\x9f\x98\x80"};
+  std::mt19937 rng(20261203);
+  for (int n = 0; n < 400; ++n) {
+    std::string s = "{l=\"";
+    const int len = static_cast<int>(rng() % 12);
+    for (int k = 0; k < len; ++k) s += alphabet[rng() % alphabet.size()];
+    selectors.push_back(s + "\"}");
+  }
+  size_t valid = 0;
+  for (const auto& sel : selectors) {
+    RulesOptions o;
+    o.selector = sel;
+    o.replica_label = sel.size() % 2 ? "instance" : "pod";
+    o.engine = static_cast<RulesEngine>(sel.size() % 3);
+    if (!validate(o).ok()) continue;
+    ++valid;
+    expect_round_trip(o, sel);
+  }
+  EXPECT_GE(valid, 200u);
 }
 
 }  // namespace
