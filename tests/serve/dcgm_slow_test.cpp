@@ -4,6 +4,7 @@
 // readings; a real Prometheus scraping metrics_path /dcgm returns DCGM_FI_DEV_POWER_USAGE.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -169,6 +170,39 @@ TEST(DcgmRoute, SnapshotStoresTheReadings) {
   EXPECT_DOUBLE_EQ(s[0]["power_limit_w"].get<double>(), 700);
   EXPECT_DOUBLE_EQ(s[0]["max_sm_clock_mhz"].get<double>(), 1980);
   EXPECT_EQ(s[0]["throttle_names"], nlohmann::json::array({"gpu_idle"}));  // no load: idle
+  fs::remove_all(dir);
+}
+
+// The whole chain: `llmtriage diagnose --endpoint --dcgm` on a loaded throttled server names the
+// power throttle from the /dcgm readings; on a healthy one it does not.
+TEST(DcgmRoute, LiveDiagnoseNamesTheThrottleFromDcgmReadings) {
+  const fs::path dir = temp_dir();
+  auto diagnose = [&](ServeProcess& server) {
+    Load load(server.url());
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::string out;
+    run_binary({"diagnose", "--endpoint", server.url(), "--dcgm", server.url() + "/dcgm", "--window", "5s", "--interval",
+                "1s", "--no-local-gpu", "--symptom", "tpot_high", "--no-what-if", "--keep-snapshot",
+                (dir / "snap.json").string(), "--json"},
+               out);
+    server.stop();
+    load.join();
+    auto j = nlohmann::json::parse(out, nullptr, false);
+    EXPECT_TRUE(j.is_object() && j.contains("findings")) << out.substr(0, 2000);  // a report, so no finding means none
+    std::vector<std::string> ids;
+    if (j.is_object() && j.contains("findings"))
+      for (const auto& f : j["findings"]) ids.push_back(f.value("id", ""));
+    return ids;
+  };
+  ServeProcess throttled({throttle_scenario(dir), "--time-scale", "2", "--no-access-log"}, false);
+  ASSERT_TRUE(throttled.ok()) << throttled.startup_output();
+  const auto t_ids = diagnose(throttled);
+  ASSERT_FALSE(t_ids.empty());
+  EXPECT_EQ(t_ids[0], "gpu_power_throttled");
+  ServeProcess healthy({"--kv-cache-tokens", "200000", "--max-model-len", "4096", "--time-scale", "2", "--no-access-log"}, false);
+  ASSERT_TRUE(healthy.ok()) << healthy.startup_output();
+  const auto h_ids = diagnose(healthy);
+  EXPECT_EQ(std::count(h_ids.begin(), h_ids.end(), "gpu_power_throttled"), 0);
   fs::remove_all(dir);
 }
 
