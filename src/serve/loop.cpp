@@ -137,7 +137,7 @@ void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w) 
       c.index = idx;
       c.prompt_tokens = p.tokens;
       c.plan = plan_choice(st->req, p, idx, max_tokens, salt);
-      c.req = engine_.add(v, p.tokens, c.plan.output_tokens, p.content_key);
+      c.req = engine_.add(v, p.tokens, c.plan.output_tokens, p.content_key, 0, 0, -1, p.token_keys);
       st->choices.push_back(std::move(c));
     }
     st->prompt_tokens += p.tokens;

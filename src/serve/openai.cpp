@@ -24,16 +24,28 @@ uint64_t hash_text(std::string_view s, uint64_t h = 1469598103934665603ULL) {
 bool token_array(const nlohmann::json& j, Prompt& p) {
   if (!j.is_array() || j.empty()) return false;
   uint64_t h = 1469598103934665603ULL;
+  auto keys = std::make_shared<std::vector<uint64_t>>();
+  keys->reserve(j.size());
   for (const auto& t : j) {
     if (!t.is_number_integer()) return false;
+    const uint64_t k = core::splitmix64_mix(static_cast<uint64_t>(t.get<int64_t>()) + 0x51ed27ULL);
+    keys->push_back(k);
     h = core::splitmix64_mix(h ^ static_cast<uint64_t>(t.get<int64_t>()));
   }
   p.tokens = static_cast<int32_t>(j.size());
   p.content_key = h | 1;
+  p.token_keys = std::move(keys);
   return true;
 }
 
-Prompt text_prompt(std::string_view s) { return {std::max<int32_t>(1, count_tokens(s)), hash_text(s) | 1}; }
+Prompt text_prompt(std::string_view s) {
+  Prompt p{std::max<int32_t>(1, count_tokens(s)), hash_text(s) | 1, nullptr};
+  auto keys = std::make_shared<std::vector<uint64_t>>();
+  keys->reserve(static_cast<size_t>(p.tokens));
+  for (size_t i = 0; i < s.size(); i += 4) keys->push_back(hash_text(s.substr(i, 4)));
+  p.token_keys = std::move(keys);
+  return p;
+}
 
 }  // namespace
 
@@ -67,28 +79,37 @@ core::Result<GenRequest> parse_gen_request(std::string_view body, bool chat, Api
         return fail("'messages' must be a non-empty array", "messages");
       std::string all;
       int32_t tokens = 3;  // assistant header of the chat template
+      // Token keys in template order: each message's header, then its text; the assistant header last.
+      auto keys = std::make_shared<std::vector<uint64_t>>();
+      auto text_keys = [&](const std::string& t) {
+        for (size_t i = 0; i < t.size(); i += 4) keys->push_back(hash_text(std::string_view(t).substr(i, 4)));
+      };
       for (const auto& m : j["messages"]) {
         if (!m.is_object() || !m.contains("role") || !m["role"].is_string())
           return fail("each message needs a string 'role'", "messages");
         tokens += 4;  // role header + end-of-turn of the template
+        for (uint64_t k = 0; k < 4; ++k) keys->push_back(core::splitmix64_mix(hash_text(m["role"].get_ref<const std::string&>()) + k));
         all += m["role"].get<std::string>();
         all += '\x1e';
         const auto& c = m.contains("content") ? m["content"] : nlohmann::json();
         if (c.is_string()) {
           tokens += count_tokens(c.get_ref<const std::string&>());
           all += c.get<std::string>();
+          text_keys(c.get_ref<const std::string&>());
         } else if (c.is_array()) {
           for (const auto& part : c)
             if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string()) {
               tokens += count_tokens(part["text"].get_ref<const std::string&>());
               all += part["text"].get<std::string>();
+              text_keys(part["text"].get_ref<const std::string&>());
             }
         } else if (!c.is_null()) {
           return fail("message 'content' must be a string or an array of content parts", "messages");
         }
         all += '\x1f';
       }
-      r.prompts.push_back({tokens, hash_text(all) | 1});
+      for (uint64_t k = 0; k < 3; ++k) keys->push_back(core::splitmix64_mix(0xa551574a47ULL + k));
+      r.prompts.push_back({tokens, hash_text(all) | 1, std::move(keys)});
     } else {
       if (!j.contains("prompt")) return fail("'prompt' is required", "prompt");
       const auto& p = j["prompt"];

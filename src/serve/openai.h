@@ -4,6 +4,7 @@
 // completion / chat completion objects and streaming chunks.
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,9 @@ ApiError bad_request(std::string message, std::string param = {});
 struct Prompt {
   int32_t tokens = 0;
   uint64_t content_key = 0;  // hash of the prompt content (prefix-cache identity)
+  // One key per token (token ids; text: each 4-byte piece, as count_tokens counts), so the
+  // simulated prefix cache matches shared prefixes block by block.
+  std::shared_ptr<const std::vector<uint64_t>> token_keys;
 };
 
 struct GenRequest {

@@ -110,6 +110,13 @@ uint64_t KvCache::block_hash(const SimRequest& r, int32_t index, uint64_t prev) 
   const bool shared = r.group_key != 0 &&
                       static_cast<int64_t>(index + 1) * block_size_ <= r.shared_prefix_len;
   uint64_t content = shared ? r.group_key : r.content_key;
+  if (r.token_keys) {
+    const size_t end = static_cast<size_t>(index + 1) * static_cast<size_t>(block_size_);
+    if (end <= r.token_keys->size()) {  // a full prompt block: its tokens decide
+      content = 0x9e3779b97f4a7c15ULL;
+      for (size_t k = end - static_cast<size_t>(block_size_); k < end; ++k) content = mix64(content, (*r.token_keys)[k]);
+    }
+  }
   // Blocks holding generated tokens differ between the n samples of one prompt.
   if (r.sample != 0 && static_cast<int64_t>(index + 1) * block_size_ > r.prompt_len) content = mix64(content, r.sample);
   return mix64(prev, mix64(content, static_cast<uint64_t>(index) + 1)) | 1;  // never 0

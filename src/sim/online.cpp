@@ -62,7 +62,7 @@ int OnlineEngine::num_replicas() const { return static_cast<int>(impl_->reps.siz
 const SimConfig& OnlineEngine::config() const { return impl_->cfg; }
 
 int32_t OnlineEngine::add(double t, int32_t prompt_len, int32_t output_len, uint64_t content_key, uint64_t group_key,
-                          int32_t shared_prefix_len, int replica) {
+                          int32_t shared_prefix_len, int replica, std::shared_ptr<const std::vector<uint64_t>> token_keys) {
   auto& m = *impl_;
   if (replica < 0 || replica >= static_cast<int>(m.reps.size())) {
     replica = 0;  // least outstanding requests (ties: lowest index)
@@ -77,6 +77,7 @@ int32_t OnlineEngine::add(double t, int32_t prompt_len, int32_t output_len, uint
   r.content_key = content_key ? content_key : (0x1234567ULL + 2 * m.next_key++) | 1;
   r.group_key = group_key;
   r.shared_prefix_len = shared_prefix_len;
+  r.token_keys = std::move(token_keys);
   r.arrival_s = std::max(t, rep.now);  // never before the replica's clock
   r.replica = static_cast<int16_t>(replica);
   if (static_cast<int64_t>(r.prompt_len) + r.max_output > m.cfg.max_model_len) return -1;

@@ -42,8 +42,11 @@ class OnlineEngine {
 
   // Adds a request that arrived at virtual time t to the least-loaded replica (or `replica`).
   // Returns its id, or -1 when prompt_len + output_len > max_model_len (the engine's 400).
+  // `token_keys` (optional): one content key per prompt token; prompt blocks then hash from
+  // their tokens (prefix caching across whatever clients send).
   int32_t add(double t, int32_t prompt_len, int32_t output_len, uint64_t content_key = 0, uint64_t group_key = 0,
-              int32_t shared_prefix_len = 0, int replica = -1);
+              int32_t shared_prefix_len = 0, int replica = -1,
+              std::shared_ptr<const std::vector<uint64_t>> token_keys = {});
   // Removes a waiting or running request (client went away); frees its KV blocks.
   void abort(int32_t id, double t);
   // Completes every step ending at or before t (in time order across replicas), then starts a

@@ -8,6 +8,7 @@
 // num_tokens - num_computed tokens (or a chunk of them); when num_computed reaches num_tokens
 // after the prompt is done, one token is sampled (generated += 1).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace llmtriage::sim {
@@ -26,7 +27,11 @@ struct SimRequest {
   uint64_t group_key = 0;       // 0 = no shared prefix
   int32_t shared_prefix_len = 0;
   int32_t prompt_len = 0;
-  int32_t max_output = 1;       // tokens it will generate (ignore_eos / sampled stop length)
+  int32_t max_output = 1;
+  // Served requests (sim serve): one content key per prompt token, so prompt blocks hash from
+  // the tokens they hold, chained as vLLM's block hashes are — any two prompts sharing a prefix
+  // share its full blocks, whoever sent them. Null for generated workloads (keys above).
+  std::shared_ptr<const std::vector<uint64_t>> token_keys;       // tokens it will generate (ignore_eos / sampled stop length)
 
   // Engine state.
   ReqState state = ReqState::pending;

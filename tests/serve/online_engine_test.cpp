@@ -114,3 +114,31 @@ TEST(OnlineEngine, SpreadsRequestsOverReplicasAndPreemptsUnderKvPressure) {
 }
 
 }  // namespace llmtriage::sim
+
+namespace llmtriage::sim {
+
+// Served prompts carry per-token keys: two prompts sharing a 1600-token prefix share its full
+// blocks in the prefix cache, whatever else differs; a prompt with other tokens shares nothing.
+TEST(OnlineEngine, ServedPromptsShareCachedBlocksByTheirTokens) {
+  OnlineEngine e(small_config());
+  auto prompt = [](uint64_t prefix_seed, uint64_t suffix_seed) {
+    auto k = std::make_shared<std::vector<uint64_t>>();
+    for (uint64_t i = 0; i < 1600; ++i) k->push_back(prefix_seed * 1000003 + i);
+    for (uint64_t i = 0; i < 100; ++i) k->push_back(suffix_seed * 7919 + i + 1);
+    return k;
+  };
+  const int32_t a = e.add(0.0, 1700, 4, 11, 0, 0, -1, prompt(1, 1));
+  e.advance(0.0, nullptr);
+  drain(e);
+  const int32_t b = e.add(10.0, 1700, 4, 12, 0, 0, -1, prompt(1, 2));
+  const int32_t c = e.add(10.0, 1700, 4, 13, 0, 0, -1, prompt(2, 3));
+  e.advance(10.0, nullptr);
+  drain(e);
+  EXPECT_EQ(e.request(a).prefix_hit_tokens, 0);
+  EXPECT_EQ(e.request(b).prefix_hit_tokens, 1600);  // 100 full 16-token blocks of the shared prefix
+  EXPECT_EQ(e.request(c).prefix_hit_tokens, 0);     // another prefix: no false hits
+  const auto s = e.sample(0, 11.0);
+  EXPECT_EQ(*s.prefix_cache_hits_total, 1600.0);
+}
+
+}  // namespace llmtriage::sim
