@@ -15,6 +15,7 @@ Command make_ab_command();
 Command make_diagnose_command();
 Command make_drill_command();
 Command make_rules_command();
+Command make_fleet_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -30,6 +31,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_diagnose_command());
   c.push_back(make_drill_command());
   c.push_back(make_rules_command());
+  c.push_back(make_fleet_command());
   return c;
 }
 

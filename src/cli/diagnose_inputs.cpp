@@ -128,6 +128,8 @@ std::optional<double> parse_duration_s(const std::string& s) {
   if (unit == "ms") return v / 1000;
   if (unit == "m") return v * 60;
   if (unit == "h") return v * 3600;
+  if (unit == "d") return v * 86400;
+  if (unit == "w") return v * 7 * 86400;
   return std::nullopt;
 }
 
