@@ -75,6 +75,17 @@ TEST(RulesPromtool, CheckAcceptsEveryEngineInYamlAndJson) {
       EXPECT_NE(out.find("SUCCESS"), std::string::npos) << out;
     }
   }
+  // A hostile selector: an escaped quote, a regex with braces, YAML-special text, and characters a
+  // YAML reader refuses raw or reads as line breaks (NEL, U+2028, BOM, a C1 control).
+  {
+    const fs::path file = dir / "hostile.yml";
+    ASSERT_EQ(generate({"--selector", "{job=\"a\\\"b: #c\",path=~\"x{2}|-\",n=\"\xc2\x85\xe2\x80\xa8\xef\xbb\xbf\xc2\x9f\"}",
+                        "--replica-label", "pod"},
+                       file),
+              "");
+    std::string out;
+    EXPECT_EQ(run_shell("promtool check rules '" + file.string() + "'", out), 0) << out << read_file(file.string()).substr(0, 2000);
+  }
   // Not everything passes: a broken rule file is refused (the check can fail).
   std::ofstream(dir / "broken.yml") << "groups:\n  - name: x\n    rules:\n      - alert: A\n        expr: \"sum by (\"\n";
   std::string out;
