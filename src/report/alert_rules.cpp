@@ -436,7 +436,10 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
 
   // ---- operator / hardware (dcgm-exporter; one series per GPU) ----
   const std::string gpu = "GPU {{ $labels.gpu }} on {{ $labels.instance }}";
-  const std::string dcgm_run = c.diagnose_cmd("tpot_high", "--dcgm http://{{ $labels.instance }}/metrics");
+  // The exporter's instance is not the engine's: the engine endpoint is left for the reader.
+  std::string dcgm_run = "llmtriage diagnose --endpoint ENGINE_URL --dcgm http://{{ $labels.instance }}/metrics --symptom tpot_high";
+  if (!o.thresholds_file.empty()) dcgm_run += " --thresholds " + o.thresholds_file;
+  dcgm_run += " (ENGINE_URL: the engine on GPU {{ $labels.gpu }} of {{ $labels.instance }})";
   const double power_high = th.get("hw.power_ratio_high");
   r.push_back(alert(c,
                     {"LLMTriageGpuPowerAtLimit", "info", "operator_hardware",
