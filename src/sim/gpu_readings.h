@@ -11,7 +11,8 @@
 //   busy and clock_factor < 1 (the clock_throttle fault stands for a power cap that binds):
 //                  power = 0.99 x limit, SM clock = max x factor, reasons = SW_POWER_CAP (0x4)
 //   temperature  = 30 C inlet + 48 C x power / TDP (steady state: ~36 C idle, ~64 C busy,
-//                  ~78 C at the cap; H100's slowdown threshold is ~87 C, so no thermal reason)
+//                  ~78 C at the cap; below the ~85-90 C "GPU Slowdown Temp" nvidia-smi -q
+//                  shows on data-center boards, so no thermal reason)
 //   memory used  = gpu_memory_utilization x capacity (vLLM preallocates its whole budget)
 // An idle replica draws little power, so a power cap does not bind and the clocks are not
 // held down: throttling shows under load, as on real boards.

@@ -71,7 +71,7 @@ TEST(GpuReadings, ThrottledUnderLoadSitsAtTheCapWithLowClocks) {
   EXPECT_NEAR(*s.sm_clock_mhz, 0.45 * 1980, 1);
   EXPECT_EQ(*s.throttle_reasons, kReasonSwPowerCap);
   EXPECT_GT(*s.temp_c, *one(g, true, 1.0).temp_c);
-  EXPECT_LT(*s.temp_c, 87);  // no thermal slowdown: the cap is the power cap
+  EXPECT_LT(*s.temp_c, 85);  // below thermal slowdown: the cap is the power cap
 }
 
 TEST(GpuReadings, IdleThrottledReplicaShowsNoCapBecauseNothingRuns) {
