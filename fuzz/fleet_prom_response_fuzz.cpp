@@ -1,9 +1,11 @@
 // libFuzzer target: the Prometheus HTTP API response parsers (query/query_range envelope,
 // /api/v1/series, /api/v1/labels) on arbitrary bytes, as a 200 and as an error status, for every
 // expected resultType. Any crash, hang or sanitizer report, an error without a category
-// (prom_error_type), or a result that breaks its own shape is a bug.
+// (prom_error_type), a result that breaks its own shape, or a body on which the fast path and
+// the general reader disagree is a bug.
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -12,6 +14,24 @@
 #include "fleet/prom_parse.h"
 
 using namespace llmtriage::fleet;
+
+static bool same_value(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+static bool same_result(const PromResult& a, const PromResult& b) {
+  if (a.result_type != b.result_type || a.warnings != b.warnings || a.infos != b.infos) return false;
+  if (a.series.size() != b.series.size()) return false;
+  for (size_t i = 0; i < a.series.size(); ++i) {
+    const auto& x = a.series[i];
+    const auto& y = b.series[i];
+    if (x.labels != y.labels || x.points.size() != y.points.size()) return false;
+    for (size_t j = 0; j < x.points.size(); ++j) {
+      if (!same_value(x.points[j].first, y.points[j].first) || !same_value(x.points[j].second, y.points[j].second)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string body(reinterpret_cast<const char*>(data), size);
@@ -30,6 +50,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (prom_error_type(r.error()).empty()) std::abort();
       if (r.error().message().empty()) std::abort();
     }
+  }
+  PromResult fast;
+  if (parse_query_fast(body, fast)) {
+    auto general = parse_query_general(body, 200, "fuzz", "", Expect::any);
+    if (!general.ok() || !same_result(fast, *general)) std::abort();
   }
   auto q = parse_query_response(body, status, "fuzz");
   if (!q.ok() && prom_error_type(q.error()).empty()) std::abort();

@@ -248,9 +248,12 @@ bool parse_prom_value(std::string_view text, double& out) {
   return ec == std::errc() && p == e;
 }
 
-core::Result<PromResult> parse_query_body(std::string_view body, int http_status, const std::string& where,
-                                          std::string_view content_type, Expect expect) {
-  PromResult out;
+namespace {
+
+// The general reader: the whole body as a JSON document, every malformed form named.
+core::Status parse_query_dom(std::string_view body, int http_status, const std::string& where,
+                             std::string_view content_type, PromResult& out, int64_t& hist_samples,
+                             int64_t& hist_series) {
   auto doc = parse_envelope(body, http_status, where, content_type, out.warnings, &out.infos);
   if (!doc) return std::move(doc).error();
   const json& data = (*doc)["data"];
@@ -262,7 +265,6 @@ core::Result<PromResult> parse_query_body(std::string_view body, int http_status
   out.result_type = rt->get<std::string>();
   const auto res = data.find("result");
   if (res == data.end()) return bad_response(where, "a \"result\" in data", "none");
-  int64_t hist_samples = 0, hist_series = 0;
   if (out.result_type == "vector" || out.result_type == "matrix") {
     if (auto st = parse_series_array(*res, where, out, hist_samples, hist_series); !st) return std::move(st).error();
   } else if (out.result_type == "scalar" || out.result_type == "string") {
@@ -285,6 +287,12 @@ core::Result<PromResult> parse_query_body(std::string_view body, int http_status
   } else {
     return bad_response(where, "resultType vector, matrix, scalar or string", "\"" + excerpt(out.result_type, 40) + "\"");
   }
+  return core::ok_status();
+}
+
+// What both readers share: notes on skipped native histograms and on resultType surprises.
+core::Result<PromResult> finish_result(PromResult out, const std::string& where, Expect expect, int64_t hist_samples,
+                                       int64_t hist_series) {
   if (hist_samples > 0) {
     out.warnings.push_back(fmt::format(
         "llmtriage: skipped {} native-histogram sample(s) in {} series (classic _bucket series are read instead; "
@@ -307,6 +315,27 @@ core::Result<PromResult> parse_query_body(std::string_view body, int http_status
         out.result_type, out.series.size()));
   }
   return out;
+}
+
+}  // namespace
+
+core::Result<PromResult> parse_query_general(std::string_view body, int http_status, const std::string& where,
+                                             std::string_view content_type, Expect expect) {
+  PromResult out;
+  int64_t hist_samples = 0, hist_series = 0;
+  if (auto st = parse_query_dom(body, http_status, where, content_type, out, hist_samples, hist_series); !st) {
+    return std::move(st).error();
+  }
+  return finish_result(std::move(out), where, expect, hist_samples, hist_series);
+}
+
+core::Result<PromResult> parse_query_body(std::string_view body, int http_status, const std::string& where,
+                                          std::string_view content_type, Expect expect) {
+  if (http_status < 400) {
+    PromResult fast;
+    if (parse_query_fast(body, fast)) return finish_result(std::move(fast), where, expect, 0, 0);
+  }
+  return parse_query_general(body, http_status, where, content_type, expect);
 }
 
 core::Result<std::vector<Labels>> parse_series_body(std::string_view body, int http_status, const std::string& where,

@@ -24,6 +24,16 @@ enum class Expect { any, instant, range };
 core::Result<PromResult> parse_query_body(std::string_view body, int http_status, const std::string& where,
                                           std::string_view content_type, Expect expect);
 
+// The same through the general reader only (a JSON document; every malformed form named).
+// parse_query_body tries parse_query_fast first and falls back to this.
+core::Result<PromResult> parse_query_general(std::string_view body, int http_status, const std::string& where,
+                                             std::string_view content_type, Expect expect);
+
+// One pass over a successful vector/matrix/scalar envelope in the usual shape, without building a
+// document (prom_fast.cpp). False when the body is anything else: `out` is then unspecified and
+// the general reader must run. Where it returns true, its result equals the general reader's.
+bool parse_query_fast(std::string_view body, PromResult& out);
+
 // /api/v1/series: data is an array of label objects. Store warnings are appended to `warnings`.
 core::Result<std::vector<Labels>> parse_series_body(std::string_view body, int http_status, const std::string& where,
                                                     std::string_view content_type, std::vector<std::string>& warnings);

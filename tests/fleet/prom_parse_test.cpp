@@ -240,6 +240,50 @@ INSTANTIATE_TEST_SUITE_P(
       return n;
     });
 
+// The fast path (prom_fast.cpp) and the general reader agree wherever the fast path answers, and
+// it does answer for the real Prometheus bodies and the plain table rows.
+TEST_P(PromParseGood, FastPathAgreesWithTheGeneralReader) {
+  const Good& g = GetParam();
+  PromResult fast;
+  const bool took = parse_query_fast(g.body, fast);
+  const std::string name = g.name;
+  // The rows the fast path leaves alone: null result, string result, bare-number values, native histograms.
+  const bool plain = name != "null result" && name.rfind("string", 0) != 0 && name.rfind("bare JSON", 0) != 0 &&
+                     name.rfind("native histogram", 0) != 0;
+  EXPECT_EQ(took, plain) << name;
+  if (!took) return;
+  auto general = parse_query_general(g.body, 200, kWhere, "", Expect::any);
+  ASSERT_TRUE(general.ok());
+  EXPECT_EQ(fast.result_type, general->result_type);
+  EXPECT_EQ(fast.warnings, general->warnings);
+  EXPECT_EQ(fast.infos, general->infos);
+  ASSERT_EQ(fast.series.size(), general->series.size());
+  for (size_t i = 0; i < fast.series.size(); ++i) {
+    EXPECT_EQ(fast.series[i].labels, general->series[i].labels);
+    ASSERT_EQ(fast.series[i].points.size(), general->series[i].points.size());
+    for (size_t j = 0; j < fast.series[i].points.size(); ++j) {
+      const auto& [ft, fv] = fast.series[i].points[j];
+      const auto& [gt, gv] = general->series[i].points[j];
+      EXPECT_EQ(ft, gt);
+      EXPECT_TRUE(fv == gv || (std::isnan(fv) && std::isnan(gv))) << fv << " vs " << gv;
+    }
+  }
+}
+
+TEST(PromParse, FastPathLeavesOddBodiesToTheGeneralReader) {
+  PromResult out;
+  for (const char* body : {
+           R"({"status":"success","data":{"result":[],"resultType":"vector"}})",               // result first
+           R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{"a":"\u00e9"},"value":[1,"1"]}]}})",
+           R"({"status":"success","data":{"resultType":"vector","result":[{"value":[1,"1"],"value":[2,"2"]}]}})",
+           R"({"status":"success","data":{"resultType":"vector","result":[{"value":[1,"1"]}]}} x)",
+           R"({"status":"success","data":{"resultType":"vector","result":[{"value":[01,"1"]}]}})",
+           R"({"status":"error","errorType":"bad_data","error":"x"})",
+       }) {
+    EXPECT_FALSE(parse_query_fast(body, out)) << body;
+  }
+}
+
 TEST(PromParse, NamesTheContentTypeOfANonJsonBody) {
   auto r = parse_query_body("<html>", 200, kWhere, "text/html; charset=UTF-8", Expect::instant);
   ASSERT_FALSE(r.ok());
