@@ -190,12 +190,22 @@ struct Ctx {
     if (!o.thresholds_file.empty()) c += " --thresholds " + o.thresholds_file;
     return c;
   }
+  // `llmtriage fleet` on this Prometheus ($externalURL) for the alert's job.
+  std::string fleet_cmd(const std::string& extra) const;
 };
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+std::string Ctx::fleet_cmd(const std::string& extra) const {
+  std::string c = "llmtriage fleet --prometheus {{ $externalURL }} --selector " + shell_quote("{job=\"{{ $labels.job }}\"}");
+  if (o.replica_label != "instance") c += " --replica-label " + o.replica_label;
+  if (!extra.empty()) c += " " + extra;
+  if (!o.thresholds_file.empty()) c += " --thresholds " + o.thresholds_file;
+  return c;
 }
 
 struct AlertSpec {
@@ -335,8 +345,7 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
   // ---- fleet: a replica against its siblings of the same job (docs/rules.md, Fleet) ----
   const double imbalance = th.get("fleet.imbalance_ratio");
   const double min_replicas = th.get("fleet.min_replicas");
-  const std::string fleet_run = "llmtriage fleet --prometheus {{ $externalURL }} --selector " +
-                                shell_quote("{job=\"{{ $labels.job }}\"}");
+  const std::string fleet_run = c.fleet_cmd("");
   const std::string rate = c.rate_by(n.requests);
   const std::string median_rate = "quantile by (job) (0.5, " + rate + ")";
   const std::string enough = "count by (job) (" + rate + ") >= " + num(min_replicas);
@@ -417,8 +426,7 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
                          " > load.rate_increase_ratio (" + num(rate_up) +
                          ") x the same hour 7 days ago: more arrivals, the queues grow. docs/rules.md: "
                          "request_rate_increase.",
-                     "llmtriage fleet --prometheus {{ $externalURL }} --selector " +
-                         shell_quote("{job=\"{{ $labels.job }}\"}") + " --baseline-offset 7d",
+                     c.fleet_cmd("--baseline-offset 7d"),
                      RuleScope::job},
                     job_rate + "\n> " + num(rate_up) + " *\n" + job_rate_7d + "\nand\n" + job_rate_7d + " > 0",
                     {{"load.rate_increase_ratio", rate_up}}));

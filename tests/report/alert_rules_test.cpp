@@ -145,6 +145,9 @@ TEST(AlertRules, SelectorAndReplicaLabelScopeEveryExpression) {
       EXPECT_NE(annotation(*r, "summary").find("{{ $labels.pod }}"), std::string::npos) << r->alert;
   }
   EXPECT_EQ(find_alert(gs, "LLMTriageQueueDeep")->for_duration, "5m");
+  // The runbook commands carry the replica label the rules were made with.
+  EXPECT_NE(annotation(*find_alert(gs, "LLMTriageReplicaLoadImbalance"), "runbook").find("--replica-label pod"), std::string::npos);
+  EXPECT_NE(annotation(*find_alert(gs, "LLMTriageQueueDeep"), "runbook").find("ENGINE_URL_OF_{{ $labels.pod }}"), std::string::npos);
 }
 
 TEST(AlertRules, MetricNamesFollowTheEngine) {
