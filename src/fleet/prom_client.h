@@ -59,6 +59,10 @@ struct PromStats {
                                 // surprise llmtriage noted (resultType, skipped native histograms)
 };
 
+// Calls block and are counted in stats(): use one PromClient from one thread at a time.
+// A call's query string beyond 6000 bytes (long regex alternations) goes as a form-encoded POST.
+// Retried (max_retries, 100/200/400 ms apart): connect failures, resets, our timeouts, HTTP
+// 502/503/504. Never retried: 400 bad_data, 422 execution, malformed answers.
 class PromClient {
  public:
   explicit PromClient(PromClientOptions options);
