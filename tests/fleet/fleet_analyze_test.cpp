@@ -201,5 +201,24 @@ TEST(FleetAnalyze, AFindingMostReplicasShareIsSaidOnce) {
   EXPECT_TRUE(ids(d).empty());  // no replica differs: none is an outlier
 }
 
+// Against last week's window: every replica's prompts doubled in length and the rate rose 2x —
+// a traffic-mix shift of the whole fleet, named in the load layer of the verdict.
+TEST(FleetAnalyze, BaselineShiftOfTheWholeFleetIsALoadFinding) {
+  Knobs now, before;
+  now.prompt = 3200;
+  now.rate = 4;
+  now.ttft = 4;  // the symptom the shift causes
+  FleetEvidence f = fleet({now, now, now});
+  for (size_t i = 0; i < f.replicas.size(); ++i) f.replicas[i].baseline = replica(f.replicas[i].replica, before).now;
+  const auto d = analyze(f, {});
+  std::vector<std::string> load;
+  for (const auto& x : d.verdict.findings)
+    if (x.layer == diagnose::Layer::load) load.push_back(x.id);
+  EXPECT_NE(std::find(load.begin(), load.end(), "input_length_shift"), load.end()) << ::testing::PrintToString(load);
+  EXPECT_NE(std::find(load.begin(), load.end(), "request_rate_increase"), load.end()) << ::testing::PrintToString(load);
+  EXPECT_TRUE(ids(d).empty());  // the replicas agree with each other
+  EXPECT_EQ(d.exit_code(), 1);
+}
+
 }  // namespace
 }  // namespace llmtriage::fleet
