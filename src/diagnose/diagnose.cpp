@@ -238,6 +238,12 @@ Report diagnose(const DiagnoseInput& in) {
     rep.layers.push_back(std::move(r.verdict));
   }
   triangulate(in, ind, rep.symptoms, rep.findings);
+  // A located cause at warning or above answers a symptom even when the SLO check did not see it
+  // (a rule read a baseline, a dashboard reading, a log): the header lists it, after the detected ones.
+  if (rep.symptoms_detected)
+    for (const auto& f : rep.findings)
+      if (f.severity != Severity::info && std::find(rep.symptoms.begin(), rep.symptoms.end(), f.symptom) == rep.symptoms.end())
+        rep.symptoms.push_back(f.symptom);
   rank(rep.findings, rep.symptoms);
 
   const bool severe = std::any_of(rep.findings.begin(), rep.findings.end(),

@@ -350,6 +350,11 @@ FleetDiagnosis analyze(const FleetEvidence& fe, const AnalyzeOptions& o) {
   for (auto& f : d.verdict.findings)
     if (std::none_of(merged.begin(), merged.end(), [&](const Finding& g) { return g.id == f.id; })) merged.push_back(std::move(f));
   d.verdict.findings = std::move(merged);
+  // The symptoms the fleet findings answer are the fleet's (the header lists them above the verdict).
+  for (const auto& f : d.verdict.findings)
+    if (f.severity != Severity::info &&
+        std::find(d.verdict.symptoms.begin(), d.verdict.symptoms.end(), f.symptom) == d.verdict.symptoms.end())
+      d.verdict.symptoms.push_back(f.symptom);
   // Layers named by a fleet finding are at fault in the fleet's verdict.
   for (auto& lv : d.verdict.layers)
     for (const auto& f : d.verdict.findings)

@@ -154,6 +154,8 @@ TEST(FleetAnalyze, ThrottledReplicaIsHardwareWithItsThrottleReason) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->layer, diagnose::Layer::operator_hardware);
   EXPECT_NE(f->title.find("power cap"), std::string::npos) << f->title;
+  // The header names the symptom the verdict answers (not "none seen" above a warning).
+  EXPECT_NE(std::find(d.verdict.symptoms.begin(), d.verdict.symptoms.end(), diagnose::Symptom::tpot_high), d.verdict.symptoms.end());
   ASSERT_FALSE(d.outliers.empty());
   for (const auto& o : d.outliers) EXPECT_EQ(o.replica, "r2");
   for (const auto& r : d.replicas) EXPECT_EQ(r.differs, r.replica == "r2") << r.replica;
