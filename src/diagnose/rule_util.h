@@ -26,8 +26,12 @@ inline Symptom pick_symptom(const Context& c, std::initializer_list<Symptom> can
 // A located cause of a reported symptom is a warning; a contributing factor, info.
 inline Severity severity_for(const Context& c, Symptom s) { return reported(c, s) ? Severity::warning : Severity::info; }
 
-// 4 significant digits, no trailing zeros: 0.95, 1200, 3.142.
-inline std::string num(double v) { return fmt::format("{:.4g}", v); }
+// 4 significant digits, no trailing zeros: 0.95, 1200, 3.142; large values whole (30000, not
+// 3e+04: a person reads token counts and byte sizes).
+inline std::string num(double v) {
+  if (std::isfinite(v) && std::fabs(v) >= 1e4 && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.4g}", v);
+}
 
 // Lower confidence when the only support is a dashboard reading.
 inline double source_confidence(const Indicators& ind, std::initializer_list<const char*> names, double base) {

@@ -157,6 +157,9 @@ TEST(Diagnose, KvCapacityFromMetricsAndLogsDisagreeing) {
   const auto r = diagnose(in);
   ASSERT_TRUE(has(r, "evidence_disagreement"));
   EXPECT_NE(r.findings.back().title.find("KV cache capacity"), std::string::npos);
+  // Token counts read whole, not in exponent notation.
+  EXPECT_NE(r.findings.back().title.find("500000"), std::string::npos) << r.findings.back().title;
+  EXPECT_NE(r.findings.back().title.find("120000"), std::string::npos) << r.findings.back().title;
 }
 
 TEST(Diagnose, LiveSevereFindingPutsCaptureBeforeRestartFirst) {
