@@ -8,57 +8,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "report/rules_names.h"
+
 namespace llmtriage::report {
 
 namespace {
 
-// Metric names per engine (src/ingest/metrics_engine.cpp has the same list with versions).
-struct Names {
-  std::string waiting, running, kv, preemptions, ttft;
-  std::string tpot, tpot_fallback;  // histogram families; fallback "" = none
-  std::string requests;             // a counter of finished requests
-  std::string hits, queries;        // prefix-cache counters (tokens)
-  std::string hit_gauge;            // V0's hit-rate gauge (-1 when prefix caching is off), or ""
-  std::string err_num, err_den;     // metric{matchers} without the selector: error share
-  std::string err_what;             // what the error share counts, in words
-};
-
-Names names_for(RulesEngine e) {
-  Names n;
-  switch (e) {
-    case RulesEngine::vllm:
-      // V1 names as of 0.9.2+; request_time_per_output_token_seconds (per request, ≈0.11+) is the
-      // TPOT diagnose prefers; inter_token_latency_seconds (per gap) when it is absent.
-      n = {"vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:kv_cache_usage_perc",
-           "vllm:num_preemptions_total", "vllm:time_to_first_token_seconds",
-           "vllm:request_time_per_output_token_seconds", "vllm:inter_token_latency_seconds",
-           "vllm:request_success_total", "vllm:prefix_cache_hits_total", "vllm:prefix_cache_queries_total", "",
-           "vllm:request_success_total|finished_reason=~\"abort|error\"", "vllm:request_success_total",
-           "requests finished as abort (client gone: timeout, disconnect) or error"};
-      break;
-    case RulesEngine::vllm_v0:
-      // V0 and early V1 (deprecated 0.9/0.9.2, gone 0.12). V0 counts only successes in
-      // request_success_total, so errors come from the API server's HTTP counter (5xx).
-      n = {"vllm:num_requests_waiting", "vllm:num_requests_running", "vllm:gpu_cache_usage_perc",
-           "vllm:num_preemptions_total", "vllm:time_to_first_token_seconds",
-           "vllm:time_per_output_token_seconds", "",
-           "vllm:request_success_total", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_queries_total",
-           "vllm:gpu_prefix_cache_hit_rate",
-           "http_requests_total|handler=~\"/v1/.*\",status=~\"5..\"", "http_requests_total|handler=~\"/v1/.*\"",
-           "HTTP 5xx answers of the OpenAI API"};
-      break;
-    case RulesEngine::sglang:
-      // sglang:cache_hit_rate is zeroed by decode logs: the counters give the real hit ratio.
-      n = {"sglang:num_queue_reqs", "sglang:num_running_reqs", "sglang:token_usage",
-           "sglang:num_retracted_requests_total", "sglang:time_to_first_token_seconds",
-           "sglang:inter_token_latency_seconds", "",
-           "sglang:num_requests_total", "sglang:cached_tokens_total", "sglang:prompt_tokens_total", "",
-           "sglang:num_aborted_requests_total", "sglang:num_requests_total",
-           "aborted requests per finished request"};
-      break;
-  }
-  return n;
-}
+using Names = RulesMetricNames;
 
 std::string num(double v) { return fmt::format("{}", v); }
 
@@ -416,6 +372,30 @@ std::vector<Rule> alerting_rules(const Ctx& c) {
                         "\n> " + num(min_hit),
                     {{"load.prefix_hit_drop_ratio", drop}, {"load.prefix_min_baseline_hit", min_hit}}));
 
+  // Length shifts per job against the same time yesterday (a new client or prompt template
+  // shows at once; per job because replicas come and go).
+  const double shift = th.get("load.length_shift_ratio");
+  auto length_alert = [&](const char* name, const char* what, const std::string& num_m, const std::string& den_m,
+                          const char* rule, const char* consequence) {
+    auto mean = [&](const std::string& off) {
+      return "(sum by (job) (rate(" + c.range(num_m, off) + "))\n  /\n  sum by (job) (rate(" + c.range(den_m, off) + ")))";
+    };
+    r.push_back(alert(c,
+                      {name, "warning", "load",
+                       std::string("Mean ") + what + " length of {{ $labels.job }} is " + val + " tokens, shifted since yesterday",
+                       std::string("Mean ") + what + " tokens per finished request (over " + w + ") " + val +
+                           " is at least load.length_shift_ratio (" + num(shift) +
+                           ") x the same time 1 day ago, or at most 1/that: " + consequence + " docs/rules.md: " + rule + ".",
+                       c.fleet_cmd("--baseline-offset 1d"), RuleScope::job},
+                      "(\n" + mean("") + "\n>= " + num(shift) + " *\n" + mean("1d") + "\n)\nor\n(\n" + mean("") + "\n<=\n" +
+                          mean("1d") + " / " + num(shift) + "\n)",
+                      {{"load.length_shift_ratio", shift}}));
+  };
+  length_alert("LLMTriageInputLengthShift", "prompt", n.in_num, n.in_den, "input_length_shift",
+               "prefill work per request changed; longer prompts queue and fill the KV pool sooner.");
+  length_alert("LLMTriageOutputLengthShift", "output", n.out_num, n.out_den, "output_length_shift",
+               "requests hold their batch slot and KV for longer (or shorter).");
+
   const double rate_up = th.get("load.rate_increase_ratio");
   const std::string job_rate = "sum by (job) (rate(" + c.range(n.requests) + "))";
   const std::string job_rate_7d = "sum by (job) (rate(" + c.range(n.requests, "7d") + "))";
@@ -520,7 +500,7 @@ core::Status validate(const RulesOptions& o) {
 }
 
 std::vector<RuleGroup> build_alert_rules(const RulesOptions& o) {
-  Ctx c{o, names_for(o.engine), inner(o.selector), inner(o.gpu_selector.value_or(o.selector)), "", o.rate_window, ""};
+  Ctx c{o, rules_metric_names(o.engine), inner(o.selector), inner(o.gpu_selector.value_or(o.selector)), "", o.rate_window, ""};
   c.by = o.replica_label == "job" ? "job" : "job, " + o.replica_label;
   c.runbook_endpoint = o.replica_label == "instance" ? "http://{{ $labels.instance }}"
                                                      : "ENGINE_URL_OF_{{ $labels." + o.replica_label + " }}";

@@ -61,7 +61,8 @@ TEST(AlertRules, TheChecklistIsThere) {
                            "LLMTriageTpotP99OverSlo", "LLMTriagePrefixCacheHitCollapse", "LLMTriageRequestRateIncrease",
                            "LLMTriageErrorRatioHigh", "LLMTriageGpuPowerAtLimit", "LLMTriageGpuClockLow",
                            "LLMTriageGpuTemperatureHigh", "LLMTriagePreemptionsPerRequestHigh",
-                           "LLMTriageReplicaLoadImbalance", "LLMTriageReplicaPrefixAffinityLost"})
+                           "LLMTriageReplicaLoadImbalance", "LLMTriageReplicaPrefixAffinityLost",
+                           "LLMTriageInputLengthShift", "LLMTriageOutputLengthShift"})
     EXPECT_NE(find_alert(gs, name), nullptr) << name;
   std::set<std::string> records;
   for (const auto& r : gs[0].rules) {
@@ -170,6 +171,9 @@ TEST(AlertRules, MetricNamesFollowTheEngine) {
                         "sglang:cached_tokens_total", "sglang:inter_token_latency_seconds_bucket",
                         "sglang:num_aborted_requests_total"})
     EXPECT_NE(sg.find(n), std::string::npos) << n;
+  // Mean lengths: vLLM's per-request histograms (V0 and V1), SGLang's counters.
+  for (const auto* t : {&v1, &v0}) EXPECT_NE(t->find("vllm:request_prompt_tokens_sum"), std::string::npos);
+  EXPECT_NE(sg.find("sglang:generation_tokens_total"), std::string::npos);
   EXPECT_EQ(sg.find("vllm:"), std::string::npos);
   EXPECT_EQ(sg.find("sglang:cache_hit_rate"), std::string::npos);  // zeroed by decode logs
   EXPECT_NE(sg.find("llmtriage-sglang-alerts"), std::string::npos);
