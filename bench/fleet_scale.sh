@@ -3,8 +3,8 @@
 # replica 42 with 10x the queue; bench/fleet_scale_gen.py) written as OpenMetrics over MINUTES at
 # a scrape interval, turned into TSDB blocks by `promtool tsdb create-blocks-from openmetrics`,
 # served by a real `prometheus` on 127.0.0.1, then queried:
-#  1. bench_fleet_scale_client: the fleet query plan through PromClient alone (queries, bytes,
-#     points, store vs parse seconds, peak RSS), with the same range queries replayed by curl +
+#  1. bench_fleet_scale_client: the fleet query plan through PromClient alone (queries, bytes
+#     decoded and on the wire, points, store vs parse seconds, peak RSS; again without gzip), with the same range queries replayed by curl +
 #     python3 json as the peer in the same run (store: curl's total time; parse: json.loads plus
 #     float conversion of every value);
 #  2. `llmtriage fleet --prometheus URL --window 30m --json --at END` when the binary has that
@@ -45,8 +45,8 @@ if [ $has_fleet = 1 ]; then
   if grep -q -- '--at' <<<"$help"; then at_flag="--at"; elif grep -q -- '--end' <<<"$help"; then at_flag="--end"; fi
 fi
 
-printf '%-9s %-6s %8s %8s %6s %7s %9s %9s %8s %8s %9s %9s %8s  %s\n' replicas scrape samples gen_s tsdb_s queries MB points \
-  store_s parse_s curl_s py_parse_s rss_MB "fleet(wall_s rss_MB)"
+printf '%-9s %-6s %8s %8s %6s %7s %9s %8s %9s %8s %8s %13s %9s %9s %8s  %s\n' replicas scrape samples gen_s tsdb_s queries MB wire_MB points \
+  store_s parse_s plain_store/parse curl_s py_parse_s rss_MB "fleet(wall_s rss_MB)"
 for c in $cases; do
   replicas=${c%%:*}
   interval=${c##*:}
@@ -69,7 +69,10 @@ for c in $cases; do
 
   # 1. Our client, then the peer on the same queries.
   /usr/bin/time -v "$client" --prometheus "$url" --end "$end" > "$tmp/client.json" 2> "$tmp/client.time" || { cat "$tmp/client.time"; exit 1; }
-  read -r queries bytes points store parse < <(jq -r '"\(.queries) \(.bytes) \(.points) \(.store_s) \(.parse_s)"' "$tmp/client.json")
+  read -r queries bytes wire points store parse < <(jq -r '"\(.queries) \(.bytes_decoded) \(.bytes) \(.points) \(.store_s) \(.parse_s)"' "$tmp/client.json")
+  # The same without gzip (the store's compression CPU vs fewer bytes).
+  "$client" --prometheus "$url" --end "$end" --no-gzip > "$tmp/client-plain.json" 2>/dev/null || true
+  read -r store_plain parse_plain < <(jq -r '"\(.store_s) \(.parse_s)"' "$tmp/client-plain.json")
   curl_s=0
   n=0
   while IFS=$'\t' read -r path q; do
@@ -106,9 +109,10 @@ PY
       "$tmp/fleet.json" 2>/dev/null || echo "no .store in its JSON")
     fleet_cell="$(wall_s "$tmp/fleet.time") s, $(rss_mb "$tmp/fleet.time") MB, exit $rc, $fq"
   fi
-  printf '%-9s %-6s %8s %8.1f %6.1f %7s %9.1f %9s %8.3f %8.3f %9.3f %9s %8s  %s\n' "$replicas" "${interval}s" "$samples" \
+  printf '%-9s %-6s %8s %8.1f %6.1f %7s %9.1f %8.1f %9s %8.3f %8.3f %13s %9.3f %9s %8s  %s\n' "$replicas" "${interval}s" "$samples" \
     "$(python3 -c "print($t1 - $t0)")" "$(python3 -c "print($t2 - $t1)")" "$queries" \
-    "$(python3 -c "print($bytes / 1e6)")" "$points" "$store" "$parse" "$curl_s" "$py_parse" \
+    "$(python3 -c "print($bytes / 1e6)")" "$(python3 -c "print($wire / 1e6)")" "$points" "$store" "$parse" \
+    "$store_plain/$parse_plain" "$curl_s" "$py_parse" \
     "$(rss_mb "$tmp/client.time")" "$fleet_cell"
   echo "  client: $(cat "$tmp/client.json")"
   kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null || true

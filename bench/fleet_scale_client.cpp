@@ -1,11 +1,11 @@
 // The fleet query plan's cost on the store and on us, through PromClient alone: one range query
 // per signal over the window (grouped by the replica label), the same at the baseline offset, a
 // series discovery and a label listing, against a Prometheus holding a synthetic fleet
-// (bench/fleet_scale.sh). Prints one JSON object: queries, bytes, series, points, store vs parse
-// seconds, peak RSS, and the replicas that stand out (a check that the data says what it should).
+// (bench/fleet_scale.sh). Prints one JSON object: queries, bytes on the wire and decoded, series,
+// points, store vs parse (gunzip + JSON) seconds, peak RSS, and the replicas that stand out (a check that the data says what it should).
 //
 // Usage: bench_fleet_scale_client --prometheus URL --end UNIX_S [--window-s 1800] [--step-s 15]
-//          [--label pod] [--baseline-offset-s 604800] [--print-plan]
+//          [--label pod] [--baseline-offset-s 604800] [--no-gzip] [--print-plan]
 // --print-plan prints "<path>\t<query>" per query instead (bench/fleet_scale.sh replays them with
 // curl and python3 as the peer).
 #include <sys/resource.h>
@@ -79,7 +79,7 @@ std::string extreme(const PromResult& r, const std::string& by, bool largest) {
 int main(int argc, char** argv) {
   std::string url, by = "pod";
   double end = 0, window = 1800, step = 15, offset = 7 * 86400;
-  bool print_plan = false;
+  bool print_plan = false, gzip = true;
   for (int i = 1; i < argc; ++i) {
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (!std::strcmp(argv[i], "--prometheus")) url = next();
@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--label")) by = next();
     else if (!std::strcmp(argv[i], "--baseline-offset-s")) offset = std::atof(next().c_str());
     else if (!std::strcmp(argv[i], "--print-plan")) print_plan = true;
+    else if (!std::strcmp(argv[i], "--no-gzip")) gzip = false;
     else {
       std::fprintf(stderr, "unknown argument %s\n", argv[i]);
       return 2;
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   PromClientOptions opt;
   opt.base_url = url;
   opt.query_timeout = std::chrono::milliseconds(120000);
+  opt.gzip = gzip;
   PromClient client(opt);
   const double start = end - window;
   int errors = 0;
@@ -136,13 +138,14 @@ int main(int argc, char** argv) {
   const PromStats& st = client.stats();
   std::printf(
       "{\"replicas\": %zu, \"queries\": %lld, \"retries\": %lld, \"failures\": %lld, \"errors\": %d, "
-      "\"bytes\": %lld, \"series\": %lld, \"points\": %lld, \"max_series_per_query\": %zu, "
+      "\"bytes\": %lld, \"bytes_decoded\": %lld, \"series\": %lld, \"points\": %lld, \"max_series_per_query\": %zu, "
       "\"store_s\": %.3f, \"parse_s\": %.3f, \"parse_mb_per_s\": %.1f, \"peak_rss_mb\": %.1f, "
       "\"most_waiting\": \"%s\", \"slowest_sm_clock\": \"%s\"}\n",
       discovered ? discovered->size() : 0, static_cast<long long>(st.queries), static_cast<long long>(st.retries),
       static_cast<long long>(st.failures), errors, static_cast<long long>(st.bytes),
+      static_cast<long long>(st.bytes_decoded),
       static_cast<long long>(st.series), static_cast<long long>(st.points), max_series, st.store_seconds,
-      st.parse_seconds, st.parse_seconds > 0 ? st.bytes / 1e6 / st.parse_seconds : 0.0, ru.ru_maxrss / 1024.0,
+      st.parse_seconds, st.parse_seconds > 0 ? st.bytes_decoded / 1e6 / st.parse_seconds : 0.0, ru.ru_maxrss / 1024.0,
       most_waiting.c_str(), slowest_clock.c_str());
   return errors == 0 ? 0 : 1;
 }

@@ -43,6 +43,7 @@ struct PromClientOptions {
   std::chrono::milliseconds query_timeout{30000};  // whole request; also sent as the API's `timeout` parameter
   size_t max_body_bytes = 256u << 20;
   int max_retries = 1;                // on connect/reset/5xx/timeout: retried once, then an error
+  bool gzip = true;                   // Accept-Encoding: gzip (Prometheus compresses JSON ~10x)
 };
 
 // What the client has done so far.
@@ -50,11 +51,12 @@ struct PromStats {
   int64_t queries = 0;          // API calls made (retries count separately below)
   int64_t retries = 0;
   int64_t failures = 0;
-  int64_t bytes = 0;            // response bytes
+  int64_t bytes = 0;            // response bytes as received (compressed when the store gzips)
+  int64_t bytes_decoded = 0;    // response bytes after decompression (= bytes when not compressed)
   int64_t series = 0;           // series returned
   int64_t points = 0;           // points returned
   double store_seconds = 0;     // wall time waiting on the store (request sent -> response parsed excluded)
-  double parse_seconds = 0;     // wall time parsing JSON responses
+  double parse_seconds = 0;     // wall time inflating (gzip) and parsing JSON responses
   int64_t warned = 0;           // responses that carried the store's warnings (partial data) or a
                                 // surprise llmtriage noted (resultType, skipped native histograms)
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <zlib.h>
 
 #include "fleet/prom_client.h"
 #include "net/server.h"
@@ -158,6 +159,8 @@ TEST(PromClientRealPrometheus, QueriesRangesSeriesLabelsAndBadPromQL) {
   EXPECT_EQ(client.stats().retries, retries_before);
 
   const PromStats& st = client.stats();
+  // Prometheus compresses its answers when asked (Accept-Encoding: gzip).
+  EXPECT_LT(st.bytes, st.bytes_decoded);
   EXPECT_EQ(st.queries, calls);
   EXPECT_EQ(st.failures, 1);
   EXPECT_EQ(st.retries, 0);
@@ -399,6 +402,59 @@ TEST(PromClientFaults, LongQueriesTravelAsFormPosts) {
   EXPECT_EQ(reqs[1].method, "GET");
   EXPECT_EQ(reqs[2].method, "POST");
   EXPECT_NE(reqs[2].body.find("&match%5B%5D=up&start=0.000&end=60.000"), std::string::npos);
+}
+
+std::string gzip(const std::string& plain) {
+  z_stream zs{};
+  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, plain.size()), '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(plain.data()));
+  zs.avail_in = static_cast<uInt>(plain.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+TEST(PromClientFaults, GzipAnswersAreInflatedCorruptOnesAndBombsAreTypedErrors) {
+  const std::string big = std::string(R"({"status":"success","data":{"resultType":"vector","result":[)") +
+                          R"({"metric":{"job":"a"},"value":[1,"1"]}]}})";
+  FakeStore store([&](net::ServerRequest& r, std::shared_ptr<net::ResponseWriter> w) {
+    const net::Headers gz{{"Content-Encoding", "gzip"}};
+    if (r.query.find("corrupt") != std::string::npos) {
+      std::string body = gzip(kVector);
+      body.resize(body.size() / 2);
+      w->respond(200, body, "application/json", gz);
+    } else if (r.query.find("bomb") != std::string::npos) {
+      w->respond(200, gzip(std::string(4u << 20, ' ') + kVector), "application/json", gz);
+    } else {
+      w->respond(200, gzip(big), "application/json", gz);
+    }
+  });
+  ASSERT_TRUE(store.ok());
+  PromClientOptions o = quick(store.url());
+  o.max_body_bytes = 1u << 20;
+  PromClient client(o);
+  auto r = client.query("up");
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->series.size(), 1u);
+  EXPECT_EQ(r->series[0].labels.at("job"), "a");
+  EXPECT_EQ(client.stats().bytes_decoded, static_cast<int64_t>(big.size()));
+  const std::string* ae = store.requests().at(0).header("Accept-Encoding");
+  ASSERT_NE(ae, nullptr);
+  EXPECT_EQ(*ae, "gzip");
+  auto corrupt = client.query("corrupt");
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_EQ(prom_error_type(corrupt.error()), "bad_response");
+  EXPECT_NE(corrupt.error().message().find("a corrupt or truncated gzip stream"), std::string::npos)
+      << corrupt.error().message();
+  auto bomb = client.query("bomb");
+  ASSERT_FALSE(bomb.ok());
+  EXPECT_NE(bomb.error().message().find("a gzip body inflating past 1048576 bytes"), std::string::npos)
+      << bomb.error().message();
+  EXPECT_EQ(client.stats().failures, 2);
 }
 
 TEST(PromClientFaults, NothingListeningIsAConnectError) {
