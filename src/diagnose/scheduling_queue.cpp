@@ -51,6 +51,34 @@ void add_capacity_remedies(const Context& c, kit::Models& m, kit::Scored& out, M
   }
 }
 
+// A deep queue with KV to spare and no known batch cap reached: the replicas' step throughput is
+// below the arrival rate at this batch size (compute-bound), or a per-step token budget limits
+// admission. Weaker than a named limit (confidence 0.45), but the layer is not healthy.
+void queue_backlog(const Context& c, kit::Models& m, double waiting, std::optional<double> kv, std::optional<double> running,
+                   std::optional<double> seqs, std::vector<Finding>& out) {
+  Finding f = kit::finding("queue_backlog", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
+                           "Requests queue with KV to spare: the replicas serve fewer requests per second than arrive");
+  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_deep"), ">="));
+  if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), c.th.get("sched.kv_near_full"), "<"));
+  if (running) f.evidence.push_back(c.ind.item(kit::first_name(c, {"running_max", "running"})));
+  if (c.ind.get("request_rate")) f.evidence.push_back(c.ind.item("request_rate"));
+  f.confidence = kit::confidence(0.45, f.evidence);
+  f.explanation = fmt::format(
+      "{:.0f} requests wait{} and the running batch ({}) is not at a known cap: each step is as large as the scheduler "
+      "makes it and still the queue grows, so the deployment's throughput at this batch size is below the arrival "
+      "rate, or a per-step token budget (max-num-batched-tokens) admits too little per step.",
+      waiting, kv ? fmt::format(" while the KV pool is only {:.0f}% used", *kv * 100) : "",
+      running ? fmt::format("{:.0f} sequences{}", *running, seqs ? fmt::format(" of max-num-seqs {:.0f}", *seqs) : "") : "unknown");
+  if (auto ttft = c.ind.get("ttft_p99_s"), p50 = c.ind.get("ttft_p50_s"); ttft && p50 && *ttft > 0)
+    f.explains = std::clamp(1 - *p50 / *ttft, 0.0, 1.0);
+  kit::Scored scored;
+  add_capacity_remedies(c, m, scored, Metric::ttft_p99);
+  f.remedies = kit::ordered(std::move(scored), Metric::ttft_p99);
+  f.next_measurement = "Compare the request rate with the replicas' finished-request rate at full load (llmtriage capacity); "
+                       "check max-num-batched-tokens against the prompt lengths.";
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& out) {
@@ -66,7 +94,10 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
   const auto seqs = c.ind.get("max_num_seqs");
   const bool kv_full = kv && *kv >= full;
   const bool seq_cap = running && seqs && *running >= c.th.get("sched.batch_running_share") * *seqs;
-  if (!kv_full && !seq_cap) return;
+  if (!kv_full && !seq_cap) {
+    queue_backlog(c, m, *waiting, kv, running, seqs, out);
+    return;
+  }
   Finding f = kit::finding("kv_pool_saturated", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
                            kv_full ? "KV pool saturated: requests queue for KV blocks"
                                    : "Running batch at its cap (max-num-seqs): requests queue for a slot");
