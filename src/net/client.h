@@ -93,7 +93,7 @@ class Client {
   std::uint64_t connections_opened() const;  // new TCP connections (pool misses)
   const ClientOptions& options() const;
 
-  struct Impl;  // opaque (Asio state lives in client.cpp)
+  struct Impl;  // opaque (Asio state lives in client_impl.h, private to src/net)
 
  private:
   std::unique_ptr<Impl> impl_;

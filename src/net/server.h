@@ -118,7 +118,7 @@ class Server {
   void stop();
   ServerStats stats() const;
 
-  struct Impl;  // opaque (Asio state lives in server.cpp)
+  struct Impl;  // opaque (Asio state lives in server_impl.h, private to src/net)
 
  private:
   std::unique_ptr<Impl> impl_;
