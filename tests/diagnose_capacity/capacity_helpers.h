@@ -1,6 +1,7 @@
 #pragma once
 // A diagnosis context built from named indicator values (the analyzers read names, not files),
 // plus the Evidence parts some rules read directly (deployment, events).
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -27,6 +28,18 @@ struct Case {
   }
   Context ctx() const { return Context{in, ind, symptoms, in.thresholds}; }
 };
+
+// One row of an analyzer's table: the indicators it is given and what it must conclude.
+struct Row {
+  const char* name;
+  std::function<void(Case&)> setup;
+  std::vector<std::string> expect;  // finding ids, in any order; exactly these
+  LayerVerdict::State state;
+};
+
+// The checks every table row gets: exactly the expected ids, the expected verdict, every finding
+// in `layer` with evidence and remedies, and evidence behind a cleared verdict.
+void expect_row(const Row& row, const LayerResult& r, Layer layer);
 
 std::vector<std::string> ids(const LayerResult& r);
 bool has(const LayerResult& r, const std::string& id);

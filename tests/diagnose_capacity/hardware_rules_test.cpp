@@ -11,14 +11,8 @@ namespace llmtriage::diagnose {
 namespace {
 
 using testing::Case;
+using testing::Row;
 using State = LayerVerdict::State;
-
-struct Row {
-  const char* name;
-  std::function<void(Case&)> setup;
-  std::vector<std::string> expect;
-  State state;
-};
 
 core::Event warning(const std::string& text) {
   core::Event e;
@@ -101,18 +95,7 @@ TEST(HardwareRules, Table) {
     Case c;
     row.setup(c);
     const LayerResult r = analyze_hardware(c.ctx());
-    auto got = testing::ids(r);
-    auto want = row.expect;
-    std::sort(got.begin(), got.end());
-    std::sort(want.begin(), want.end());
-    EXPECT_EQ(got, want);
-    EXPECT_EQ(r.verdict.state, row.state) << to_string(r.verdict.state) << " " << r.verdict.why;
-    for (const auto& f : r.findings) {
-      EXPECT_EQ(f.layer, Layer::operator_hardware) << f.id;
-      EXPECT_FALSE(f.evidence.empty()) << f.id;
-      EXPECT_FALSE(f.remedies.empty()) << f.id;
-    }
-    if (r.verdict.state == State::cleared) EXPECT_FALSE(r.verdict.evidence.empty());
+    testing::expect_row(row, r, Layer::operator_hardware);
   }
 }
 

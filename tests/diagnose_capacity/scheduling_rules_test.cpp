@@ -247,7 +247,9 @@ TEST(SchedulingRules, Table) {
       EXPECT_GT(f.confidence, 0.0) << f.id;
       EXPECT_LE(f.confidence, 1.0) << f.id;
     }
-    if (r.verdict.state == State::not_judged) EXPECT_FALSE(r.verdict.why.empty());
+    if (r.verdict.state == State::not_judged) {
+      EXPECT_FALSE(r.verdict.why.empty());
+    }
   }
 }
 
