@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "bench/export.h"
+#include "cli/settings_merge.h"
 #include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -17,15 +18,6 @@
 #include "ingest/records.h"
 
 namespace llmtriage::cli {
-namespace {
-
-template <typename T>
-void over(std::optional<T>& dst, const std::optional<T>& src) {
-  if (src) dst = src;
-}
-
-}  // namespace
-
 void scrub_secrets(std::string& text, const std::vector<std::string>& secrets) {
   for (const auto& sec : secrets) {
     if (sec.size() < 3) continue;
@@ -63,26 +55,8 @@ std::vector<std::string> url_secrets(const std::string& url) {
   return out;
 }
 
-void merge_settings(core::EngineSettings& b, const core::EngineSettings& o) {
-  over(b.tensor_parallel_size, o.tensor_parallel_size);
-  over(b.pipeline_parallel_size, o.pipeline_parallel_size);
-  over(b.data_parallel_size, o.data_parallel_size);
-  over(b.gpu_memory_utilization, o.gpu_memory_utilization);
-  over(b.mem_fraction_static, o.mem_fraction_static);
-  over(b.max_model_len, o.max_model_len);
-  over(b.max_num_seqs, o.max_num_seqs);
-  over(b.max_num_batched_tokens, o.max_num_batched_tokens);
-  over(b.block_size, o.block_size);
-  over(b.kv_cache_dtype, o.kv_cache_dtype);
-  over(b.dtype, o.dtype);
-  over(b.quantization, o.quantization);
-  over(b.enforce_eager, o.enforce_eager);
-  over(b.enable_chunked_prefill, o.enable_chunked_prefill);
-  over(b.enable_prefix_caching, o.enable_prefix_caching);
-  over(b.model, o.model);
-  over(b.served_model_name, o.served_model_name);
-  for (const auto& u : o.unmodelled)
-    if (std::find(b.unmodelled.begin(), b.unmodelled.end(), u) == b.unmodelled.end()) b.unmodelled.push_back(u);
+void merge_settings(core::EngineSettings& into, const core::EngineSettings& later) {
+  overlay_settings(into, later, UnmodelledMerge::append_unique);
 }
 
 size_t ok_scrapes(const collect::Snapshot& s) {

@@ -14,6 +14,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "cli/command.h"
+#include "cli/settings_merge.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -42,25 +43,8 @@ void over(std::optional<T>& dst, const std::optional<T>& src) {
   if (src) dst = src;
 }
 
-void merge(core::EngineSettings& b, const core::EngineSettings& o) {
-  over(b.tensor_parallel_size, o.tensor_parallel_size);
-  over(b.pipeline_parallel_size, o.pipeline_parallel_size);
-  over(b.data_parallel_size, o.data_parallel_size);
-  over(b.gpu_memory_utilization, o.gpu_memory_utilization);
-  over(b.mem_fraction_static, o.mem_fraction_static);
-  over(b.max_model_len, o.max_model_len);
-  over(b.max_num_seqs, o.max_num_seqs);
-  over(b.max_num_batched_tokens, o.max_num_batched_tokens);
-  over(b.block_size, o.block_size);
-  over(b.kv_cache_dtype, o.kv_cache_dtype);
-  over(b.dtype, o.dtype);
-  over(b.quantization, o.quantization);
-  over(b.enforce_eager, o.enforce_eager);
-  over(b.enable_chunked_prefill, o.enable_chunked_prefill);
-  over(b.enable_prefix_caching, o.enable_prefix_caching);
-  over(b.model, o.model);
-  over(b.served_model_name, o.served_model_name);
-  b.unmodelled.insert(b.unmodelled.end(), o.unmodelled.begin(), o.unmodelled.end());
+void merge(core::EngineSettings& into, const core::EngineSettings& later) {
+  overlay_settings(into, later, UnmodelledMerge::append);
 }
 
 // What the inputs say before the ledger runs.
