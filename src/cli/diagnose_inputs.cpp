@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <ctime>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -118,20 +117,6 @@ std::string tail_of(const std::string& id) {
 }
 
 }  // namespace
-
-std::optional<double> parse_duration_s(const std::string& s) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || v < 0) return std::nullopt;
-  std::string unit(p, s.data() + s.size());
-  if (unit.empty() || unit == "s") return v;
-  if (unit == "ms") return v / 1000;
-  if (unit == "m") return v * 60;
-  if (unit == "h") return v * 3600;
-  if (unit == "d") return v * 86400;
-  if (unit == "w") return v * 7 * 86400;
-  return std::nullopt;
-}
 
 bool same_model(const std::string& a, const std::string& b) {
   if (catalog::normalize_model_id(a) == catalog::normalize_model_id(b)) return true;

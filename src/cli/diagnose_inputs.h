@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/duration.h"  // parse_duration_s, used with these flags
 #include "collect/snapshot.h"
 #include "core/result.h"
 #include "diagnose/diagnose.h"
@@ -53,9 +54,6 @@ using LiveProgress = std::function<void(const collect::Snapshot&)>;
 // Reads every input. Errors only for bad flags or flag values (unknown --symptom, bad --slo,
 // unknown --observe name, unreadable --thresholds, no input named at all): exit code 2.
 core::Result<Gathered> gather_inputs(const DiagnoseFlags& flags, const LiveProgress& progress = {});
-
-// "30s", "2m", "500ms", "1h", "30" (seconds) -> seconds.
-std::optional<double> parse_duration_s(const std::string& text);
 
 // Response texts from a file: one per line, or JSONL objects with a text field ("text",
 // "output", "content", "response", "generated_text", or OpenAI choices[0].text/message.content).

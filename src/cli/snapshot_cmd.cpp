@@ -1,11 +1,11 @@
 // `llmtriage snapshot`: capture an inference server's metrics over a window (or build the same
 // snapshot from expositions saved earlier) into one JSON file; `snapshot show` prints one.
-#include <charconv>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/duration.h"
 #include "collect/capture.h"
 #include "collect/snapshot_render.h"
 #include "core/exit_code.h"
@@ -27,19 +27,6 @@ struct SnapOpts {
   bool strict = false;
   bool no_local_gpu = false;
 };
-
-// "30s", "2m", "500ms", "1h", "30" (seconds) -> seconds.
-std::optional<double> parse_duration(const std::string& s) {
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || v < 0) return std::nullopt;
-  std::string unit(p, s.data() + s.size());
-  if (unit.empty() || unit == "s") return v;
-  if (unit == "ms") return v / 1000;
-  if (unit == "m") return v * 60;
-  if (unit == "h") return v * 3600;
-  return std::nullopt;
-}
 
 size_t ok_scrapes(const collect::Snapshot& s) {
   size_t n = 0;
@@ -70,8 +57,8 @@ int run_snapshot(SnapOpts& o, Context& ctx) {
   if (!o.metrics_files.empty()) {
     snap = collect::snapshot_from_files(o.metrics_files, copt);
   } else {
-    auto window = parse_duration(o.window);
-    auto interval = parse_duration(o.interval);
+    auto window = parse_duration_s(o.window, DurationUnits::up_to_hours);
+    auto interval = parse_duration_s(o.interval, DurationUnits::up_to_hours);
     if (!window) return fail(ctx, core::make_error(core::ErrorKind::usage, "--window", "a duration like 30s, 2m, 500ms", o.window));
     if (!interval || *interval <= 0)
       return fail(ctx, core::make_error(core::ErrorKind::usage, "--interval", "a positive duration like 5s", o.interval));
