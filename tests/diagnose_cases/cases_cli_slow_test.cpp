@@ -19,31 +19,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "diagnose_cases/cases_helpers.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-const fs::path& cases_root() {
-  static const fs::path root = fs::path(LLMTRIAGE_TEST_DATA_DIR) / "diagnose" / "cases";
-  return root;
-}
-
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(cases_root(), ec))
-    if (e.is_directory() && fs::exists(e.path() / "case.json")) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using case_corpus::case_names;
+using case_corpus::cases_root;
+using case_corpus::read_text;
 
 // Single-quotes a word for /bin/sh.
 std::string sh_quote(const std::string& s) {

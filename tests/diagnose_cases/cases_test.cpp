@@ -24,6 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "diagnose_cases/cases_helpers.h"
+
 #include "core/evidence.h"
 #include "diagnose/diagnose.h"
 #include "diagnose/finding.h"
@@ -40,26 +42,9 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path& cases_root() {
-  static const fs::path root = fs::path(LLMTRIAGE_TEST_DATA_DIR) / "diagnose" / "cases";
-  return root;
-}
-
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(cases_root(), ec))
-    if (e.is_directory() && fs::exists(e.path() / "case.json")) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using case_corpus::case_names;
+using case_corpus::cases_root;
+using case_corpus::read_text;
 
 // Files of one kind in a case folder, sorted by name: "metrics.prom", "metrics.1.prom", ...
 std::vector<fs::path> files_with_prefix(const fs::path& dir, const std::string& prefix, const std::string& ext) {

@@ -4,17 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "report/report_helpers.h"
 #include "report/sample_report.h"
 
 using namespace llmtriage;
 
-namespace {
-size_t pos(const std::string& s, const std::string& what) {
-  size_t p = s.find(what);
-  EXPECT_NE(p, std::string::npos) << "missing: " << what << "\n" << s;
-  return p;
-}
-}  // namespace
+using report_test::pos;
 
 TEST(DiagnoseMarkdown, SectionsInOrder) {
   const std::string m = report::render_markdown(report_test::saturated_report());

@@ -6,17 +6,12 @@
 
 #include <sstream>
 
+#include "report/report_helpers.h"
 #include "report/sample_report.h"
 
 using namespace llmtriage;
 
-namespace {
-size_t pos(const std::string& s, const std::string& what) {
-  size_t p = s.find(what);
-  EXPECT_NE(p, std::string::npos) << "missing: " << what << "\n" << s;
-  return p;
-}
-}  // namespace
+using report_test::pos;
 
 TEST(DiagnoseText, VerdictFirstThenOthersClearedNotJudgedInputs) {
   const std::string t = report::render_text(report_test::saturated_report());

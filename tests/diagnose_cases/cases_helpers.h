@@ -1,0 +1,15 @@
+#pragma once
+// The diagnosis case corpus on disk (tests/data/diagnose/cases/<case>/case.json), shared by the
+// in-process runner (cases_test.cpp) and the CLI runner (cases_cli_slow_test.cpp).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace case_corpus {
+
+const std::filesystem::path& cases_root();
+// Every folder with a case.json, sorted by name.
+std::vector<std::string> case_names();
+std::string read_text(const std::filesystem::path& p);
+
+}  // namespace case_corpus
