@@ -3,8 +3,6 @@
 // `ab` on two of its result folders, `capacity` on a tiny search.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -12,29 +10,16 @@
 #include "core/files.h"
 #include "fake_openai.h"
 #include "ingest/records.h"
+#include "support/shell_run.h"
 
 using namespace llmtriage;
 
 namespace {
 using Fake = llmtriage::bench::testing::FakeOpenAi;
 
-struct Ran {
-  int code = -1;
-  std::string out;
-};
+using Ran = shell_test::ShellRun;
 
-Ran run(const std::string& args) {
-  Ran r;
-  std::string cmd = std::string(LLMTRIAGE_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+Ran run(const std::string& args) { return shell_test::run_shell(std::string(LLMTRIAGE_BINARY) + " " + args + " 2>&1"); }
 
 std::string tmpdir(const std::string& name) {
   auto d = std::filesystem::path(::testing::TempDir()) / ("bench_cli_" + name);

@@ -9,14 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/files.h"
 #include "ingest/records.h"
+#include "support/shell_run.h"
 
 namespace {
 
@@ -33,14 +32,9 @@ int free_port() {
 }
 
 std::string run(const std::string& args, int* code) {
-  std::string out;
-  FILE* p = popen((std::string(LLMTRIAGE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int st = pclose(p);
-  *code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return out;
+  auto ran = llmtriage::shell_test::run_shell(std::string(LLMTRIAGE_BINARY) + " " + args + " 2>&1");
+  *code = ran.code;
+  return std::move(ran.out);
 }
 
 struct SimServe {

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diagnose_cases/cases_helpers.h"
+#include "support/shell_run.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -62,14 +61,10 @@ CliRun run(const std::string& args) {
   // stderr goes to a per-process file so stdout stays one JSON document.
   std::string err = (fs::temp_directory_path() / ("llmtriage-cases-" + std::to_string(::getpid()) + ".err")).string();
   std::string cmd = std::string(LLMTRIAGE_BINARY) + " diagnose " + args + " 2>" + sh_quote(err);
+  const auto ran = llmtriage::shell_test::run_shell(cmd);
   CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.status = ran.code;
+  r.out = ran.out;
   std::string e = read_text(err);
   fs::remove(err);
   if (!e.empty()) r.out += "\n[stderr]\n" + e;

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/shell_run.h"
+
 namespace {
 
 struct Ran {
@@ -23,13 +25,11 @@ Ran run(const std::string& args) {
   Ran r;
   const std::string errfile = (std::filesystem::temp_directory_path() / ("drill_err_" + std::to_string(::getpid()))).string();
   const std::string cmd = std::string(LLMTRIAGE_BINARY) + " " + args + " 2>" + errfile;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
+  auto ran = llmtriage::shell_test::run_shell(cmd);
+  r.code = ran.code;
+  r.out = std::move(ran.out);
   std::array<char, 4096> buf{};
   size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   if (FILE* e = fopen(errfile.c_str(), "r")) {
     while ((n = fread(buf.data(), 1, buf.size(), e)) > 0) r.err.append(buf.data(), n);
     fclose(e);

@@ -1,12 +1,11 @@
 // Black-box: the built binary's `records summary` on real files — exit codes, the comparison
 // naming what changed, JSON output, errors naming the file. (Label slow: runs the binary.)
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "support/shell_run.h"
 
 namespace {
 struct Out {
@@ -15,13 +14,8 @@ struct Out {
 };
 Out run(const std::string& args) {
   std::string cmd = std::string(LLMTRIAGE_BINARY) + " records summary " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string s;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) s.append(buf.data(), n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, s};
+  auto ran = llmtriage::shell_test::run_shell(cmd);
+  return {ran.code, std::move(ran.out)};
 }
 const std::string kData = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/";
 }  // namespace
