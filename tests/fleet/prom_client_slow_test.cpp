@@ -5,9 +5,12 @@
 //     matrix for an instant query, the bearer token, a path prefix, a long query sent as POST.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -455,6 +458,50 @@ TEST(PromClientFaults, GzipAnswersAreInflatedCorruptOnesAndBombsAreTypedErrors) 
   EXPECT_NE(bomb.error().message().find("a gzip body inflating past 1048576 bytes"), std::string::npos)
       << bomb.error().message();
   EXPECT_EQ(client.stats().failures, 2);
+}
+
+// https: a self-signed store is refused (typed, naming the URL), accepted with insecure_tls, and
+// accepted with its certificate as ca_file. The certificate comes from the openssl CLI.
+TEST(PromClientFaults, HttpsVerifiesTheStoreUnlessTold) {
+  char tmpl[] = "/tmp/llmtriage-fleet-tls-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::string cmd = "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "
+                          "/CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout " + dir + "/key.pem -out " +
+                          dir + "/cert.pem > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) GTEST_SKIP() << "openssl CLI not available";
+  net::ServerOptions so;
+  so.shutdown_grace = 100ms;
+  so.tls_cert_pem = test_support::read_file(dir + "/cert.pem");
+  so.tls_key_pem = test_support::read_file(dir + "/key.pem");
+  net::Server server(so);
+  server.route("GET", "/api/v1/query", [](net::ServerRequest&, std::shared_ptr<net::ResponseWriter> w) {
+    w->respond(200, kVector);
+  });
+  ASSERT_TRUE(server.start().ok());
+  const std::string url = fmt::format("https://127.0.0.1:{}", server.port());
+
+  PromClient strict(quick(url));
+  auto refused = strict.query("up");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(prom_error_type(refused.error()), "tls") << refused.error().message();
+  EXPECT_NE(refused.error().message().find(url + "/api/v1/query"), std::string::npos) << refused.error().message();
+
+  PromClientOptions insecure = quick(url);
+  insecure.insecure_tls = true;
+  PromClient lax(insecure);
+  auto ok = lax.query("up");
+  ASSERT_TRUE(ok.ok()) << ok.error().message();
+  EXPECT_EQ(ok->series.size(), 1u);
+
+  PromClientOptions pinned = quick(url);
+  pinned.ca_file = dir + "/cert.pem";
+  PromClient trusted(pinned);
+  auto ok2 = trusted.query("up");
+  EXPECT_TRUE(ok2.ok()) << ok2.error().message();
+  server.stop();
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 TEST(PromClientFaults, NothingListeningIsAConnectError) {
