@@ -137,13 +137,21 @@ TEST(AlertRules, SelectorAndReplicaLabelScopeEveryExpression) {
       ++n;
     }
     EXPECT_GT(n, 0u) << r->alert << r->record << "\n" << r->expr;
-    if (r->scope == RuleScope::replica) EXPECT_NE(r->expr.find("by (job, pod"), std::string::npos) << r->alert << r->record;
-    if (r->scope == RuleScope::job) EXPECT_NE(r->expr.find("by (job)"), std::string::npos) << r->alert;
-    if (r->expr.find("rate(") != std::string::npos || r->expr.find("_over_time(") != std::string::npos)
+    if (r->scope == RuleScope::replica) {
+      EXPECT_NE(r->expr.find("by (job, pod"), std::string::npos) << r->alert << r->record;
+    }
+    if (r->scope == RuleScope::job) {
+      EXPECT_NE(r->expr.find("by (job)"), std::string::npos) << r->alert;
+    }
+    if (r->expr.find("rate(") != std::string::npos || r->expr.find("_over_time(") != std::string::npos) {
       EXPECT_NE(r->expr.find("[2m]"), std::string::npos) << r->alert << r->record;
-    if (!r->record.empty()) EXPECT_NE(r->record.find("2m"), std::string::npos) << r->record;
-    if (r->scope == RuleScope::replica && !r->alert.empty())
+    }
+    if (!r->record.empty()) {
+      EXPECT_NE(r->record.find("2m"), std::string::npos) << r->record;
+    }
+    if (r->scope == RuleScope::replica && !r->alert.empty()) {
       EXPECT_NE(annotation(*r, "summary").find("{{ $labels.pod }}"), std::string::npos) << r->alert;
+    }
   }
   EXPECT_EQ(find_alert(gs, "LLMTriageQueueDeep")->for_duration, "5m");
   // The runbook commands carry the replica label the rules were made with.

@@ -148,7 +148,9 @@ class Burst {
       t.first_byte = std::chrono::minutes(10);
       t.idle = std::chrono::minutes(10);
       r.timeouts = t;
-      client_.start(std::move(r), {.on_done = [](const net::Outcome&) {}});
+      net::StreamHandlers h;
+      h.on_done = [](const net::Outcome&) {};
+      client_.start(std::move(r), std::move(h));
     }
   }
 
