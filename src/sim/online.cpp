@@ -159,22 +159,7 @@ const Replica& OnlineEngine::replica(int i) const { return impl_->reps[static_ca
 core::EngineSample OnlineEngine::sample(int i, double t) const {
   const auto& m = *impl_;
   const Replica& rep = m.reps[static_cast<size_t>(i)]->r;
-  core::EngineSample s;
-  s.t_s = t;
-  s.engine = m.cfg.preset.kind;
-  s.model_name = m.cfg.model_name;
-  s.engine_index = std::to_string(rep.index);
-  s.running = static_cast<double>(rep.sched.running().size());
-  s.waiting = static_cast<double>(rep.sched.waiting().size());
-  s.kv_usage = rep.kv.usage();
-  s.preemptions_total = static_cast<double>(rep.preemptions);
-  s.prompt_tokens_total = static_cast<double>(rep.prompt_tokens);
-  s.generation_tokens_total = static_cast<double>(rep.generation_tokens);
-  s.requests_finished_total = static_cast<double>(rep.finished);
-  s.prefix_cache_queries_total = static_cast<double>(rep.kv.prefix_queries_tokens);
-  s.prefix_cache_hits_total = static_cast<double>(rep.kv.prefix_hits_tokens);
-  s.kv_cache_capacity_tokens = static_cast<double>(rep.kv.num_blocks() * rep.kv.block_size());
-  return s;
+  return engine_sample(rep, t, m.cfg.preset.kind, m.cfg.model_name);
 }
 
 std::string OnlineEngine::check_invariants() const {

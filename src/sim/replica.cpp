@@ -6,6 +6,25 @@
 
 namespace llmtriage::sim {
 
+core::EngineSample engine_sample(const Replica& rep, double t, core::EngineKind engine, const std::string& model_name) {
+  core::EngineSample s;
+  s.t_s = t;
+  s.engine = engine;
+  s.model_name = model_name;
+  s.engine_index = std::to_string(rep.index);
+  s.running = static_cast<double>(rep.sched.running().size());
+  s.waiting = static_cast<double>(rep.sched.waiting().size());
+  s.kv_usage = rep.kv.usage();
+  s.preemptions_total = static_cast<double>(rep.preemptions);
+  s.prompt_tokens_total = static_cast<double>(rep.prompt_tokens);
+  s.generation_tokens_total = static_cast<double>(rep.generation_tokens);
+  s.requests_finished_total = static_cast<double>(rep.finished);
+  s.prefix_cache_queries_total = static_cast<double>(rep.kv.prefix_queries_tokens);
+  s.prefix_cache_hits_total = static_cast<double>(rep.kv.prefix_hits_tokens);
+  s.kv_cache_capacity_tokens = static_cast<double>(rep.kv.num_blocks() * rep.kv.block_size());
+  return s;
+}
+
 void apply_step(Replica& rep, std::vector<SimRequest>& reqs, double t, bool keep_token_times, LogHistogram& itl,
                 std::vector<int32_t>& finished) {
   for (const auto& q : rep.plan.seqs) {

@@ -2,7 +2,10 @@
 // One engine replica: its KV cache, scheduler and counters, plus the step bookkeeping shared by
 // the event-driven cluster and the hand-driven Engine.
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "core/evidence.h"
 
 #include "sim/cost_model.h"
 #include "sim/kv_cache.h"
@@ -32,6 +35,10 @@ struct Replica {
 // registration in the prefix cache, completion. Appends the indexes of finished requests.
 void apply_step(Replica& rep, std::vector<SimRequest>& reqs, double t, bool keep_token_times, LogHistogram& itl,
                 std::vector<int32_t>& finished);
+
+// The replica's state at time t as one engine sample: running/waiting/KV gauges and the vLLM-style
+// *_total counters (prefix cache in tokens, capacity = blocks x block size).
+core::EngineSample engine_sample(const Replica& rep, double t, core::EngineKind engine, const std::string& model_name);
 
 // Consistency of one replica against the request table; "" when fine.
 std::string check_replica(const Replica& rep, const std::vector<SimRequest>& reqs);

@@ -301,22 +301,7 @@ class Cluster {
     for (auto& rp : reps_) {
       Replica& rep = *rp;
       if (cfg_.keep_samples) {
-        core::EngineSample s;
-        s.t_s = now_;
-        s.engine = cfg_.preset.kind;
-        s.model_name = cfg_.model_name;
-        s.engine_index = std::to_string(rep.index);
-        s.running = static_cast<double>(rep.sched.running().size());
-        s.waiting = static_cast<double>(rep.sched.waiting().size());
-        s.kv_usage = rep.kv.usage();
-        s.preemptions_total = static_cast<double>(rep.preemptions);
-        s.prompt_tokens_total = static_cast<double>(rep.prompt_tokens);
-        s.generation_tokens_total = static_cast<double>(rep.generation_tokens);
-        s.requests_finished_total = static_cast<double>(rep.finished);
-        s.prefix_cache_queries_total = static_cast<double>(rep.kv.prefix_queries_tokens);
-        s.prefix_cache_hits_total = static_cast<double>(rep.kv.prefix_hits_tokens);
-        s.kv_cache_capacity_tokens = static_cast<double>(rep.kv.num_blocks() * rep.kv.block_size());
-        result_.samples.push_back(std::move(s));
+        result_.samples.push_back(engine_sample(rep, now_, cfg_.preset.kind, cfg_.model_name));
       }
       if (log_now) {
         LogStats ls;
