@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "cli/command.h"
+#include "cli/sim_engine_flags.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "serve/server.h"
@@ -23,12 +24,8 @@ namespace {
 
 struct ServeOpts {
   std::string scenario;
-  std::optional<std::string> model, gpu, engine, dtype, quantization, kv_cache_dtype, calibration, log_file,
-      served_model_name;
-  std::optional<int> tp, replicas;
-  std::optional<int64_t> max_num_seqs, max_num_batched_tokens, max_model_len, kv_cache_tokens;
-  std::optional<double> gpu_memory_utilization;
-  std::optional<bool> chunked, no_chunked, prefix, no_prefix;
+  SimEngineFlags eng;
+  std::optional<std::string> calibration, log_file, served_model_name;
   std::string host = "127.0.0.1";
   int port = 8000;
   double time_scale = 1.0;
@@ -40,27 +37,6 @@ struct ServeOpts {
   bool no_access_log = false;
   double log_interval = 10.0;
 };
-
-void apply(const ServeOpts& o, sim::Scenario& s) {
-  auto& d = s.deployment;
-  if (o.model) d.model = *o.model;
-  if (o.gpu) d.gpu = *o.gpu;
-  if (o.tp) d.tp = *o.tp;
-  if (o.dtype) d.dtype = *o.dtype;
-  if (o.quantization) d.quantization = *o.quantization;
-  if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
-  if (o.gpu_memory_utilization) d.gpu_memory_utilization = *o.gpu_memory_utilization;
-  if (o.max_model_len) d.max_model_len = *o.max_model_len;
-  if (o.kv_cache_tokens) d.kv_cache_tokens = *o.kv_cache_tokens;
-  if (o.engine) s.engine = *o.engine;
-  if (o.max_num_seqs) s.max_num_seqs = *o.max_num_seqs;
-  if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
-  if (o.chunked) s.chunked_prefill = true;
-  if (o.no_chunked) s.chunked_prefill = false;
-  if (o.prefix) s.prefix_caching = true;
-  if (o.no_prefix) s.prefix_caching = false;
-  if (o.replicas) s.config.replicas = *o.replicas;
-}
 
 core::Error usage(std::string where, std::string expected, std::string found) {
   return core::make_error(core::ErrorKind::usage, std::move(where), std::move(expected), std::move(found));
@@ -78,23 +54,11 @@ Command make_sim_serve_command() {
       "# then: curl localhost:8000/v1/completions -d '{\"prompt\":\"hi\",\"max_tokens\":16}'";
   c.options = {
       {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/): its deployment, engine and fault timeline; flags override", &o->scenario},
-      {"--model", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model, "meta-llama/Llama-3.1-8B-Instruct"},
-      {"--gpu", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, ...)", &o->gpu, "H100-SXM"},
-      {"--tensor-parallel-size,--tp", "", "tensor-parallel size per replica", &o->tp, "1"},
-      {"--dtype", "", "compute dtype of unquantized weights (auto, bfloat16, float16)", &o->dtype, "auto"},
-      {"--quantization", "", "weight quantization (fp8, awq, gptq, ...); default: the checkpoint's", &o->quantization},
-      {"--kv-cache-dtype", "", "KV cache dtype (auto, fp8)", &o->kv_cache_dtype, "auto"},
-      {"--gpu-memory-utilization", "", "fraction of GPU memory the engine may use (0, 1]", &o->gpu_memory_utilization, "0.9"},
-      {"--max-model-len", "", "max prompt + max_tokens per request; longer requests get HTTP 400 with vLLM's message", &o->max_model_len},
-      {"--kv-cache-tokens", "", "KV pool per replica in tokens (overrides the memory ledger)", &o->kv_cache_tokens},
-      {"--engine", "", "scheduling and overhead preset: vllm, vllm-v0, sglang, trtllm", &o->engine, "vllm"},
-      {"--max-num-seqs", "", "max sequences in a step (default: the engine's)", &o->max_num_seqs},
-      {"--max-num-batched-tokens", "", "token budget per step (default: the engine's)", &o->max_num_batched_tokens},
-      {"--enable-chunked-prefill", "", "split long prompts over steps", &o->chunked},
-      {"--no-enable-chunked-prefill", "", "run each prompt whole in one step", &o->no_chunked},
-      {"--enable-prefix-caching", "", "reuse cached KV blocks of identical prefixes", &o->prefix},
-      {"--no-enable-prefix-caching", "", "disable prefix caching", &o->no_prefix},
-      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1; least-outstanding routing)", &o->replicas, "1"},
+  };
+  for (auto& opt : sim_engine_options(o->eng, "max prompt + max_tokens per request; longer requests get HTTP 400 with vLLM's message"))
+    c.options.push_back(std::move(opt));
+  c.options.insert(c.options.end(), {
+      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1; least-outstanding routing)", &o->eng.replicas, "1"},
       {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
       {"--host", "", "address to bind (loopback by default; 0.0.0.0 exposes the server to the network)", &o->host},
       {"--port", "", "TCP port (0: any free port; the URL is printed on stdout)", &o->port},
@@ -108,7 +72,7 @@ Command make_sim_serve_command() {
       {"--log-file", "", "write the engine log (vLLM format) and access lines here instead of stderr", &o->log_file},
       {"--no-access-log", "", "do not log one line per HTTP request", &o->no_access_log},
       {"--log-interval", "", "virtual seconds between periodic stats lines (vLLM: 10)", &o->log_interval},
-  };
+  });
   c.run = [o](Context& ctx) -> int {
     if (!(o->time_scale > 0) || o->time_scale > 1e6) return fail(ctx, usage("--time-scale", "a number in (0, 1e6]", std::to_string(o->time_scale)));
     if (o->port < 0 || o->port > 65535) return fail(ctx, usage("--port", "0..65535", std::to_string(o->port)));
@@ -124,7 +88,7 @@ Command make_sim_serve_command() {
       if (!l.ok()) return fail(ctx, l.error());
       s = std::move(l.value());
     }
-    apply(*o, s);
+    apply_sim_engine_flags(o->eng, s);
     if (o->calibration) {
       auto text = core::read_file(*o->calibration);
       if (!text.ok()) return fail(ctx, text.error());

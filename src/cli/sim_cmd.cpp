@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/sim_engine_flags.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "sim/outputs.h"
@@ -18,35 +19,15 @@ namespace {
 
 struct SimOpts {
   std::string scenario;
-  std::optional<std::string> model, gpu, engine, dtype, quantization, kv_cache_dtype, router, calibration, out, trace;
-  std::optional<int> tp, replicas;
-  std::optional<int64_t> input_len, output_len, concurrency, num_requests, max_num_seqs, max_num_batched_tokens,
-      max_model_len, kv_cache_tokens, prefix_groups, shared_prefix_len, seed;
-  std::optional<double> rate, burstiness, gpu_memory_utilization;
-  std::optional<bool> chunked, no_chunked, prefix, no_prefix;
+  SimEngineFlags eng;
+  std::optional<std::string> router, calibration, out, trace;
+  std::optional<int64_t> input_len, output_len, concurrency, num_requests, prefix_groups, shared_prefix_len, seed;
+  std::optional<double> rate, burstiness;
 };
 
 void apply_flags(const SimOpts& o, sim::Scenario& s) {
-  auto& d = s.deployment;
-  if (o.model) d.model = *o.model;
-  if (o.gpu) d.gpu = *o.gpu;
-  if (o.tp) d.tp = *o.tp;
-  if (o.dtype) d.dtype = *o.dtype;
-  if (o.quantization) d.quantization = *o.quantization;
-  if (o.kv_cache_dtype) d.kv_cache_dtype = *o.kv_cache_dtype;
-  if (o.gpu_memory_utilization) d.gpu_memory_utilization = *o.gpu_memory_utilization;
-  if (o.max_model_len) d.max_model_len = *o.max_model_len;
-  if (o.kv_cache_tokens) d.kv_cache_tokens = *o.kv_cache_tokens;
-  if (o.engine) s.engine = *o.engine;
-  if (o.max_num_seqs) s.max_num_seqs = *o.max_num_seqs;
-  if (o.max_num_batched_tokens) s.max_num_batched_tokens = *o.max_num_batched_tokens;
-  if (o.chunked) s.chunked_prefill = true;
-  if (o.no_chunked) s.chunked_prefill = false;
-  if (o.prefix) s.prefix_caching = true;
-  if (o.no_prefix) s.prefix_caching = false;
-  auto& c = s.config;
-  if (o.replicas) c.replicas = *o.replicas;
-  auto& w = c.workload;
+  apply_sim_engine_flags(o.eng, s);
+  auto& w = s.config.workload;
   if (o.input_len) w.input = sim::LengthDist::fixed_len(*o.input_len);
   if (o.output_len) w.output = sim::LengthDist::fixed_len(*o.output_len);
   if (o.num_requests) w.num_requests = *o.num_requests;
@@ -112,23 +93,11 @@ Command make_sim_run_command() {
       "--rate 8 --num-requests 500 --json   # or: llmtriage sim run preemption-storm";
   c.options = {
       {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/); flags below override its fields", &o->scenario},
-      {"--model", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model, "meta-llama/Llama-3.1-8B-Instruct"},
-      {"--gpu", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, ...)", &o->gpu, "H100-SXM"},
-      {"--tensor-parallel-size,--tp", "", "tensor-parallel size per replica", &o->tp, "1"},
-      {"--dtype", "", "compute dtype of unquantized weights (auto, bfloat16, float16)", &o->dtype, "auto"},
-      {"--quantization", "", "weight quantization (fp8, awq, gptq, ...); default: the checkpoint's", &o->quantization},
-      {"--kv-cache-dtype", "", "KV cache dtype (auto, fp8)", &o->kv_cache_dtype, "auto"},
-      {"--gpu-memory-utilization", "", "fraction of GPU memory the engine may use (0, 1]", &o->gpu_memory_utilization, "0.9"},
-      {"--max-model-len", "", "max prompt + output tokens per request (longer requests are rejected with HTTP 400)", &o->max_model_len},
-      {"--kv-cache-tokens", "", "KV pool per replica in tokens (overrides the memory ledger)", &o->kv_cache_tokens},
-      {"--engine", "", "scheduling and overhead preset: vllm, vllm-v0, sglang, trtllm", &o->engine, "vllm"},
-      {"--max-num-seqs", "", "max sequences in a step (default: the engine's)", &o->max_num_seqs},
-      {"--max-num-batched-tokens", "", "token budget per step (default: the engine's)", &o->max_num_batched_tokens},
-      {"--enable-chunked-prefill", "", "split long prompts over steps", &o->chunked},
-      {"--no-enable-chunked-prefill", "", "run each prompt whole in one step", &o->no_chunked},
-      {"--enable-prefix-caching", "", "reuse cached KV blocks of identical prefixes", &o->prefix},
-      {"--no-enable-prefix-caching", "", "disable prefix caching", &o->no_prefix},
-      {"--replicas", "", "engine replicas behind the router", &o->replicas, "1"},
+  };
+  for (auto& opt : sim_engine_options(o->eng, "max prompt + output tokens per request (longer requests are rejected with HTTP 400)"))
+    c.options.push_back(std::move(opt));
+  c.options.insert(c.options.end(), {
+      {"--replicas", "", "engine replicas behind the router", &o->eng.replicas, "1"},
       {"--router", "", "round-robin, least-outstanding, prefix-affinity, random", &o->router, "round-robin"},
       {"--input-len", "", "prompt tokens per request (fixed)", &o->input_len, "512"},
       {"--output-len", "", "generated tokens per request (fixed, ignore_eos)", &o->output_len, "128"},
@@ -142,7 +111,7 @@ Command make_sim_run_command() {
       {"--trace", "", "replay request records (JSONL: arrival_s, input_tokens, output_tokens) instead of generating load", &o->trace},
       {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
       {"--out", "", "folder for records.jsonl, engine_samples.jsonl, engine.log, events.jsonl, summary.json", &o->out},
-  };
+  });
   c.run = [o](Context& ctx) -> int {
     sim::Scenario s;
     if (!o->scenario.empty()) {
