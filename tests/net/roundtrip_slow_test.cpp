@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "net/client.h"
+#include "net/client_helpers.h"
 #include "net/fetch.h"
 #include "net/raw_peer.h"
 #include "net/server.h"
@@ -22,20 +23,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-ClientOptions quick() {
-  ClientOptions o;
-  o.timeouts.connect = 2000ms;
-  o.timeouts.first_byte = 2000ms;
-  o.timeouts.idle = 2000ms;
-  o.timeouts.total = 20000ms;
-  return o;
-}
+ClientOptions quick() { return llmtriage::net::testing::quick_client(20000ms); }
 
-Request get(const std::string& url) {
-  Request r;
-  r.url = url;
-  return r;
-}
+Request get(const std::string& url) { return llmtriage::net::testing::get_request(url); }
 
 void add_routes(Server& s) {
   s.route("GET", "/v1/models", [](ServerRequest&, std::shared_ptr<ResponseWriter> w) {
