@@ -118,6 +118,9 @@ Command make_diagnose_command() {
       {"--log", "", "an engine log: vLLM, SGLang, TGI, llama.cpp, Ollama; plain or gzip (repeatable)", &f.logs},
       {"--records", "", "request records in any format `llmtriage records summary` reads (repeatable)", &f.records},
       {"--bench", "", "a `llmtriage bench --out` folder: records, server scrapes, engine config (repeatable)", &f.benches},
+      {"--metrics-file", "", "a saved /metrics text (curl URL/metrics > m.txt; engine and/or DCGM series), one reading at the "
+                             "file's time; two files give rates (repeatable)", &f.metrics_files},
+      {"--gpu-file", "", "GPU readings saved from nvidia-smi --query-gpu ... --format=csv or dcgm-exporter (repeatable)", &f.gpu_files},
       {"--engine-args", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line (\"vllm serve MODEL --max-model-len 32768 ...\")", &f.engine_args},
       {"--model", "LLMTRIAGE_MODEL", "the served model (HF id or config.json path), for the ledger; inputs of another model are not used", &f.model},
       {"--gpu", "LLMTRIAGE_GPU", "the GPU type (H100-SXM, A100-80GB, L40S, ...), for the ledger and the GPU's limits", &f.gpu},
@@ -126,6 +129,7 @@ Command make_diagnose_command() {
       {"--baseline-snapshot", "", "a snapshot from a healthy period (the load layer compares against it)", &f.baseline_snapshots},
       {"--baseline-log", "", "an engine log from a healthy period", &f.baseline_logs},
       {"--baseline-records", "", "request records from a healthy period", &f.baseline_records},
+      {"--baseline-metrics-file", "", "a saved /metrics text from a healthy period (repeatable)", &f.baseline_metrics_files},
       {"--baseline-bench", "", "a `llmtriage bench --out` folder from a healthy period or the benchmark", &f.baseline_benches},
       {"--symptom", "", "what you see (repeatable): startup_oom, runtime_oom_or_preemption, ttft_spike, tpot_high, "
                         "throughput_low, output_quality, timeout_or_stream_break; default: detected against --slo", &f.symptoms},

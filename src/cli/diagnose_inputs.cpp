@@ -160,10 +160,10 @@ core::Result<std::vector<std::string>> read_outputs_file(const std::string& path
 core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress& progress) {
   const bool any_input = !f.endpoint.empty() || !f.snapshots.empty() || !f.logs.empty() || !f.records.empty() ||
                          !f.benches.empty() || !f.engine_args.empty() || !f.model.empty() || !f.outputs.empty() ||
-                         !f.observe.empty() || !f.observe_files.empty();
+                         !f.observe.empty() || !f.observe_files.empty() || !f.metrics_files.empty() || !f.gpu_files.empty();
   if (!any_input)
     return core::make_error(core::ErrorKind::usage, "diagnose", "at least one input",
-                            "none", "Give --endpoint URL, --snapshot FILE, --log FILE, --records FILE, --bench DIR, "
+                            "none", "Give --endpoint URL, --snapshot FILE, --metrics-file FILE, --log FILE, --records FILE, --bench DIR, "
                             "--engine-args \"...\" with --model/--gpu, --outputs FILE or --observe NAME=VALUE.");
   Gathered g;
   auto& in = g.input;
@@ -224,6 +224,8 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   for (const auto& p : f.logs) read_log(now, p);
   for (const auto& p : f.records) read_records(now, p);
   for (const auto& p : f.benches) read_bench(now, p);
+  for (const auto& p : f.metrics_files) read_metrics_file(now, p);
+  for (const auto& p : f.gpu_files) read_gpu_file(now, p);
   for (const auto& p : f.outputs) {
     auto texts = read_outputs_file(p);
     if (!texts) {
@@ -289,12 +291,13 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
 
   // Evidence, baseline.
   const bool any_base = !f.baseline_snapshots.empty() || !f.baseline_logs.empty() || !f.baseline_records.empty() ||
-                        !f.baseline_benches.empty();
+                        !f.baseline_benches.empty() || !f.baseline_metrics_files.empty();
   if (any_base) {
     for (const auto& p : f.baseline_snapshots) read_snapshot_file(base, p);
     for (const auto& p : f.baseline_logs) read_log(base, p);
     for (const auto& p : f.baseline_records) read_records(base, p);
     for (const auto& p : f.baseline_benches) read_bench(base, p);
+    for (const auto& p : f.baseline_metrics_files) read_metrics_file(base, p);
     finish_side(base);
     base.ev.deployment = in.now.deployment;
     if (has_evidence(base.ev)) {

@@ -28,12 +28,12 @@ struct DiagnoseFlags {
   bool no_local_gpu = false;
   std::string keep_snapshot;  // where the live snapshot is written ("" = ./llmtriage-snapshot-<UTC>.json)
   // Offline.
-  std::vector<std::string> snapshots, logs, records, benches, outputs;
+  std::vector<std::string> snapshots, logs, records, benches, outputs, metrics_files, gpu_files;
   std::string engine_args;
   std::string model, gpu;
   std::optional<int> tp;
   // A healthy period.
-  std::vector<std::string> baseline_snapshots, baseline_logs, baseline_records, baseline_benches;
+  std::vector<std::string> baseline_snapshots, baseline_logs, baseline_records, baseline_benches, baseline_metrics_files;
   // Judgement.
   std::vector<std::string> symptoms;
   std::string slo;

@@ -73,6 +73,10 @@ void read_log(EvidenceSide& side, const std::string& path);
 void read_records(EvidenceSide& side, const std::string& path, const char* kind = "records");
 // A `llmtriage bench --out` folder: summary.json, records.jsonl, metrics.jsonl.
 void read_bench(EvidenceSide& side, const std::string& dir);
+// diagnose_files.cpp: a saved /metrics text (engine and/or GPU series) and a GPU readings file
+// (nvidia-smi CSV or a saved dcgm-exporter text); each is one reading at the file's mtime.
+void read_metrics_file(EvidenceSide& side, const std::string& path);
+void read_gpu_file(EvidenceSide& side, const std::string& path);
 // Chooses the engine samples (metrics over log stats lines) and sorts the timelines.
 void finish_side(EvidenceSide& side);
 bool has_evidence(const core::Evidence& e);
