@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
 
 namespace llmtriage::fleet {
 
@@ -25,9 +27,13 @@ struct Watched {
   Layer layer;
   int bad_direction;  // +1: high is bad, -1: low is bad
   double min_abs;
+  const char* unless = nullptr;  // not compared for a replica that has this (better) reading
 };
 constexpr Watched kWatched[] = {
     {"clock_ratio", Layer::operator_hardware, -1, 0.05},
+    // dcgm-exporter's default counters have the SM clock but neither the max clock nor the power
+    // limit: the raw clock is compared (same GPU model only, busy GPUs only).
+    {"sm_clock_mhz", Layer::operator_hardware, -1, 100, "clock_ratio"},
     {"power_ratio", Layer::operator_hardware, +1, 0.05},
     {"temp_c", Layer::operator_hardware, +1, 5},
     {"tpot_p50_s", Layer::operator_hardware, +1, 0.005},
@@ -63,13 +69,15 @@ EvidenceItem item(const ReplicaDiagnosis& r, const std::string& name, std::optio
 void replica_findings(const std::vector<Outlier>& outs, std::vector<ReplicaDiagnosis>& reps, std::vector<Finding>& out) {
   std::map<std::string, std::vector<const Outlier*>> per;
   for (const auto& o : outs) per[o.replica].push_back(&o);
-  for (auto& [name, list] : per) {
+  for (auto& [name_, list] : per) {
+    const std::string name = name_;  // a copy: clang 14 cannot capture structured bindings
     auto rit = std::find_if(reps.begin(), reps.end(), [&](const ReplicaDiagnosis& r) { return r.replica == name; });
     if (rit == reps.end()) continue;
     ReplicaDiagnosis& r = *rit;
     r.differs = true;
     const bool hw = std::any_of(list.begin(), list.end(), [](const Outlier* o) {
-      return o->indicator == "clock_ratio" || o->indicator == "power_ratio" || o->indicator == "temp_c";
+      return o->indicator == "clock_ratio" || o->indicator == "sm_clock_mhz" || o->indicator == "power_ratio" ||
+             o->indicator == "temp_c";
     });
     Finding f;
     std::vector<std::string> what;
@@ -290,14 +298,27 @@ FleetDiagnosis analyze(const FleetEvidence& fe, const AnalyzeOptions& o) {
   const int min_n = static_cast<int>(o.thresholds.get("fleet.min_replicas"));
   const double zmin = o.thresholds.get("fleet.outlier_z");
   const double rel = o.thresholds.get("fleet.outlier_min_rel");
+  // Raw clocks compare only across one GPU model, and only while the GPUs work (idle boards clock down).
+  std::set<std::string> models;
+  for (const auto& re : fe.replicas)
+    if (!re.now.gpu_samples.empty()) models.insert(re.now.deployment.gpu);
+  const double busy = o.thresholds.get("hw.busy_util");
+  auto compared = [&](const Watched& w, const ReplicaDiagnosis& r) -> std::optional<double> {
+    if (w.unless && r.indicators.get(w.unless)) return std::nullopt;
+    if (std::string_view(w.name) == "sm_clock_mhz") {
+      if (models.size() != 1) return std::nullopt;
+      if (auto u = r.indicators.get("gpu_util"); u && *u < busy) return std::nullopt;
+    }
+    return r.indicators.get(w.name);
+  };
   for (const auto& w : kWatched) {
     std::vector<double> vals;
     for (const auto& r : d.replicas)
-      if (auto v = r.indicators.get(w.name)) vals.push_back(*v);
+      if (auto v = compared(w, r)) vals.push_back(*v);
     if (static_cast<int>(vals.size()) < min_n) continue;
     const RobustStats s = robust_stats(vals);
     for (const auto& r : d.replicas) {
-      auto v = r.indicators.get(w.name);
+      auto v = compared(w, r);
       if (!v) continue;
       const double z = robust_z(*v, s);
       const double diff = (*v - s.median) * w.bad_direction;
@@ -325,7 +346,8 @@ FleetDiagnosis analyze(const FleetEvidence& fe, const AnalyzeOptions& o) {
     for (const auto& id : ids) ++count[id];
   }
   const int n = static_cast<int>(d.replicas.size());
-  for (const auto& [id, c] : count) {
+  for (const auto& [id_, c] : count) {
+    const std::string id = id_;  // a copy: clang 14 cannot capture structured bindings
     if (n < 2 || 2 * c <= n) continue;
     d.fleet_wide_ids.push_back(id);
     if (std::any_of(d.verdict.findings.begin(), d.verdict.findings.end(), [&](const Finding& f) { return f.id == id; })) continue;

@@ -24,6 +24,7 @@ struct Knobs {
   bool gpu = true;
   double ttft = 0.2;        // seconds, every request
   double kv = 0.3;          // KV pool usage
+  bool limits = true;       // DCGM gives the power limit and max clock (not in dcgm-exporter's default counters)
 };
 
 // A cumulative histogram of n observations all equal to v (Prometheus buckets: <= bound).
@@ -65,9 +66,9 @@ ReplicaEvidence replica(const std::string& name, const Knobs& k) {
       core::GpuSample g;
       g.t_s = s.t_s;
       g.name = "NVIDIA H100 80GB HBM3";
-      g.power_limit_w = 700;
+      if (k.limits) g.power_limit_w = 700;
       g.power_w = 700 * k.power;
-      g.max_sm_clock_mhz = 1980;
+      if (k.limits) g.max_sm_clock_mhz = 1980;
       g.sm_clock_mhz = 1980 * k.clock;
       g.temp_c = 60;
       g.util = 0.95;
@@ -115,6 +116,10 @@ TEST(FleetAnalyze, Table) {
   Knobs throttled = h;
   throttled.clock = 0.5;
   throttled.power = 0.99;
+  Knobs bare = h;
+  bare.limits = false;
+  Knobs bare_throttled = throttled;
+  bare_throttled.limits = false;
   Knobs busy = h;
   busy.rate = 6;
   Knobs scattered = h;
@@ -127,6 +132,8 @@ TEST(FleetAnalyze, Table) {
       {"identical replicas: nothing", {h, h, h, h}, {}, ""},
       {"one GPU at half clock and at its power limit", {h, h, throttled, h}, {"replica_gpu_throttled"}, "r2"},
       {"two replicas: no median to stand out from", {h, throttled}, {}, ""},
+      {"default DCGM counters (no max clock, no limit): the raw SM clock stands out",
+       {bare, bare, bare_throttled, bare}, {"replica_gpu_throttled"}, "r2"},
       {"one replica takes 3x the median rate", {h, busy, h, h}, {"load_imbalance"}, "r1"},
       {"one replica's prefix hits far below its siblings'", {h, h, h, scattered}, {"prefix_affinity_lost"}, "r3"},
       {"low hits with much longer prompts: not routing", {h, h, h, scattered_long}, {}, ""},
