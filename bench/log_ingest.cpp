@@ -113,6 +113,6 @@ int main(int argc, char** argv) {
   fmt::print("ours  {:.3f} s  {:.0f} MiB/s\n", best_ours, size_mb / best_ours);
   fmt::print("grep  {:.3f} s  {:.0f} MiB/s\n", best_grep, size_mb / best_grep);
   fmt::print("ratio ours/grep throughput: {:.2f} (target >= 0.5)\n", best_grep / best_ours);
-  std::remove(path.c_str());
+  if (!(argc > 3 && std::string(argv[3]) == "keep")) std::remove(path.c_str());  // "keep": bench/diagnose_log_split.sh reuses it
   return 0;
 }
