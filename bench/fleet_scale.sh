@@ -18,18 +18,10 @@ client=$build/bench/bench_fleet_scale_client
 bin=$build/llmtriage
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$client" ] || { echo "build $client first (cmake -DLLMTRIAGE_BENCH=ON, target bench_fleet_scale_client)"; exit 2; }
-command -v prometheus >/dev/null && command -v promtool >/dev/null || { echo "prometheus/promtool not installed"; exit 2; }
 cases=${CASES:-"50:15 500:15 500:5"}
 minutes=${MINUTES:-60}
-tmp=$(mktemp -d /tmp/llmtriage-fleet-scale-XXXXXX)
-prom_pid=""
-cleanup() {
-  [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$here/prom_common.sh"
+prom_common_init llmtriage-fleet-scale
 rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$1"; }
 wall_s() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.2f", s}' "$1"; }
 

@@ -15,17 +15,10 @@ build=${1:-build}
 bin=$build/llmtriage
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$bin" ] || { echo "build $bin first"; exit 2; }
-command -v prometheus >/dev/null && command -v promtool >/dev/null || { echo "prometheus/promtool not installed"; exit 2; }
 cases=${CASES:-"50 500"}
 minutes=${MINUTES:-40}
-tmp=$(mktemp -d /tmp/llmtriage-rules-eval-XXXXXX)
-prom_pid=""
-cleanup() {
-  [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$here/prom_common.sh"
+prom_common_init llmtriage-rules-eval
 
 start=$(( ($(date +%s) / 60) * 60 - 2 * 3600 ))
 end=$(( start + minutes * 60 - 60 ))

@@ -15,15 +15,8 @@ bin=$build/llmtriage
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 [ -x "$bin" ] || { echo "build $bin first"; exit 2; }
-command -v prometheus >/dev/null && command -v promtool >/dev/null || { echo "prometheus/promtool not installed"; exit 2; }
-tmp=$(mktemp -d /tmp/llmtriage-rules-scen-XXXXXX)
-prom_pid=""
-cleanup() {
-  [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$here/prom_common.sh"
+prom_common_init llmtriage-rules-scen
 
 "$bin" rules --engine vllm --selector '{job="vllm"}' --rate-window 30s --json --out "$tmp/rules.json" 2>/dev/null
 scenarios=${SCENARIOS:-$(for f in "$repo"/data/scenarios/*.json; do
