@@ -445,7 +445,8 @@ TEST(PromClientFaults, GzipAnswersAreInflatedCorruptOnesAndBombsAreTypedErrors) 
   ASSERT_EQ(r->series.size(), 1u);
   EXPECT_EQ(r->series[0].labels.at("job"), "a");
   EXPECT_EQ(client.stats().bytes_decoded, static_cast<int64_t>(big.size()));
-  const std::string* ae = store.requests().at(0).header("Accept-Encoding");
+  const auto seen = store.requests();  // a copy: a pointer into the temporary would dangle
+  const std::string* ae = seen.at(0).header("Accept-Encoding");
   ASSERT_NE(ae, nullptr);
   EXPECT_EQ(*ae, "gzip");
   auto corrupt = client.query("corrupt");
