@@ -28,9 +28,15 @@ struct Watched {
   int bad_direction;  // +1: high is bad, -1: low is bad
   double min_abs;
   const char* unless = nullptr;  // not compared for a replica that has this (better) reading
+  bool relative = true;          // also needs fleet.outlier_min_rel x |median| (not for bounded ratios)
 };
 constexpr Watched kWatched[] = {
-    {"clock_ratio", Layer::operator_hardware, -1, 0.05},
+    // A ratio to the GPU's own maximum: 8% below siblings at max is a throttle, whatever the median.
+    {"clock_ratio", Layer::operator_hardware, -1, 0.08, nullptr, false},
+    // Active power-cap / thermal / hardware-slowdown reasons (0 or 1 over the window) on one replica only.
+    {"throttle_power", Layer::operator_hardware, +1, 0.5, nullptr, false},
+    {"throttle_thermal", Layer::operator_hardware, +1, 0.5, nullptr, false},
+    {"throttle_hw", Layer::operator_hardware, +1, 0.5, nullptr, false},
     // dcgm-exporter's default counters have the SM clock but neither the max clock nor the power
     // limit: the raw clock is compared (same GPU model only, busy GPUs only).
     {"sm_clock_mhz", Layer::operator_hardware, -1, 100, "clock_ratio"},
@@ -77,7 +83,7 @@ void replica_findings(const std::vector<Outlier>& outs, std::vector<ReplicaDiagn
     r.differs = true;
     const bool hw = std::any_of(list.begin(), list.end(), [](const Outlier* o) {
       return o->indicator == "clock_ratio" || o->indicator == "sm_clock_mhz" || o->indicator == "power_ratio" ||
-             o->indicator == "temp_c";
+             o->indicator == "temp_c" || o->indicator.rfind("throttle_", 0) == 0;
     });
     Finding f;
     std::vector<std::string> what;
@@ -117,7 +123,9 @@ void replica_findings(const std::vector<Outlier>& outs, std::vector<ReplicaDiagn
     }
     if (hw)
       for (const char* n : {"throttle_power", "throttle_thermal", "throttle_hw"})
-        if (r.indicators.get(n).value_or(0) > 0) f.evidence.push_back(item(r, n));
+        if (r.indicators.get(n).value_or(0) > 0 &&
+            std::none_of(list.begin(), list.end(), [n](const Outlier* o) { return o->indicator == n; }))
+          f.evidence.push_back(item(r, n));
     f.confidence = std::min(0.9, 0.5 + 0.1 * static_cast<double>(list.size()));
     out.push_back(std::move(f));
   }
@@ -323,7 +331,7 @@ FleetDiagnosis analyze(const FleetEvidence& fe, const AnalyzeOptions& o) {
       const double z = robust_z(*v, s);
       const double diff = (*v - s.median) * w.bad_direction;
       if (diff <= 0 || std::fabs(z) < zmin) continue;
-      if (diff < std::max(w.min_abs, rel * std::fabs(s.median))) continue;
+      if (diff < std::max(w.min_abs, w.relative ? rel * std::fabs(s.median) : 0.0)) continue;
       d.outliers.push_back({r.replica, w.name, r.indicators.item(w.name).unit, *v, s.median, z, w.layer});
     }
   }
