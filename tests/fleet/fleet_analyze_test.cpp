@@ -116,6 +116,8 @@ TEST(FleetAnalyze, Table) {
   Knobs throttled = h;
   throttled.clock = 0.5;
   throttled.power = 0.99;
+  Knobs mild = h;  // 15% below max clock with the power-cap reason, power like its siblings'
+  mild.clock = 0.85;
   Knobs bare = h;
   bare.limits = false;
   Knobs bare_throttled = throttled;
@@ -132,6 +134,8 @@ TEST(FleetAnalyze, Table) {
       {"identical replicas: nothing", {h, h, h, h}, {}, ""},
       {"one GPU at half clock and at its power limit", {h, h, throttled, h}, {"replica_gpu_throttled"}, "r2"},
       {"two replicas: no median to stand out from", {h, throttled}, {}, ""},
+      {"15% below max clock with a power-cap reason: throttled, though less than 25% off the median",
+       {h, h, mild, h}, {"replica_gpu_throttled"}, "r2"},
       {"default DCGM counters (no max clock, no limit): the raw SM clock stands out",
        {bare, bare, bare_throttled, bare}, {"replica_gpu_throttled"}, "r2"},
       {"one replica takes 3x the median rate", {h, busy, h, h}, {"load_imbalance"}, "r1"},
