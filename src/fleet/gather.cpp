@@ -8,6 +8,7 @@
 
 #include "ingest/gpu_dcgm.h"
 #include "ingest/metrics_engine.h"
+#include "ingest/prom_parser.h"
 
 namespace llmtriage::fleet {
 
@@ -29,18 +30,6 @@ constexpr const char* kDcgmNames =
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string escape_label(const std::string& v) {
-  std::string o;
-  o.reserve(v.size());
-  for (char c : v) {
-    if (c == '\\') o += "\\\\";
-    else if (c == '"') o += "\\\"";
-    else if (c == '\n') o += "\\n";
-    else o += c;
-  }
-  return o;
 }
 
 std::string alternation(const std::set<std::string>& names) {
@@ -287,7 +276,7 @@ std::string exposition_line(const std::string& name, const Labels& labels, doubl
       first = false;
       o += k;
       o += "=\"";
-      o += escape_label(v);
+      o += ingest::escape_label_value(v);
       o += '"';
     }
     o += '}';

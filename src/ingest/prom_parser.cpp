@@ -476,4 +476,16 @@ std::string PromParser::malformed_summary() const {
   return s;
 }
 
+std::string escape_label_value(std::string_view v) {
+  std::string o;
+  o.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\') o += "\\\\";
+    else if (c == '"') o += "\\\"";
+    else if (c == '\n') o += "\\n";
+    else o += c;
+  }
+  return o;
+}
+
 }  // namespace llmtriage::ingest

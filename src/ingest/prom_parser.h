@@ -130,4 +130,8 @@ class PromParser {
 // "NaN" (case-insensitive). No trailing characters allowed.
 std::optional<double> parse_prom_float(std::string_view s);
 
+// A label value as the text format writes it (the inverse of the parser's unescape): backslash,
+// double quote and line feed escaped.
+std::string escape_label_value(std::string_view v);
+
 }  // namespace llmtriage::ingest

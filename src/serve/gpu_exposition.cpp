@@ -1,5 +1,7 @@
 #include "serve/gpu_exposition.h"
 
+#include "ingest/prom_parser.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -61,19 +63,6 @@ const DcgmField kDcgmFields[] = {
      [](const core::GpuSample& g) { return g.power_limit_w; }},
 };
 
-std::string escape_label(const std::string& v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
 uint64_t hostname_hash(const std::string& s) {  // FNV-1a
   uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
@@ -102,7 +91,7 @@ std::string render_dcgm(const std::vector<core::GpuSample>& gpus, const DcgmIden
   for (const auto& g : gpus)
     labels.push_back(fmt::format("gpu=\"{}\",UUID=\"{}\",pci_bus_id=\"00000000:{:02X}:00.0\",device=\"nvidia{}\",modelName=\"{}\",Hostname=\"{}\"",
                                  g.index, g.uuid.empty() ? simulated_gpu_uuid(id.uuid_seed, g.index) : g.uuid,
-                                 (0x18 + g.index) & 0xff, g.index, escape_label(g.name), escape_label(id.hostname)));
+                                 (0x18 + g.index) & 0xff, g.index, ingest::escape_label_value(g.name), ingest::escape_label_value(id.hostname)));
   for (const auto& f : kDcgmFields) {
     std::string body;
     for (size_t i = 0; i < gpus.size(); ++i) {

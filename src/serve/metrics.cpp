@@ -1,5 +1,7 @@
 #include "serve/metrics.h"
 
+#include "ingest/prom_parser.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,17 +27,6 @@ const std::vector<double> kSgItl = {0.002, 0.004, 0.006, 0.008, 0.010, 0.015, 0.
 const std::vector<double> kSgE2e = {0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400, 600, 1200, 1800, 2400};
 const std::vector<double> kSgQueue = {0,   0.1, 0.2, 0.5, 1,   2,   3,   4,    5,    10,   15,   20,   30,   40,   50,   60,  70, 80,
                                       90,  100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1200, 1400, 1600, 1800, 2000, 2500, 3000};
-
-std::string escape(const std::string& v) {
-  std::string o;
-  for (char c : v) {
-    if (c == '\\') o += "\\\\";
-    else if (c == '"') o += "\\\"";
-    else if (c == '\n') o += "\\n";
-    else o += c;
-  }
-  return o;
-}
 
 struct Writer {
   std::string s;
@@ -149,8 +140,8 @@ core::EngineSample exposed_sample(const sim::OnlineEngine& e, int i, const Repli
 std::string render_vllm(const std::vector<core::EngineSample>& samples, const std::vector<const ReplicaMetrics*>& metrics,
                         const CacheInfo& cache) {
   Writer w;
-  auto pre = [](const core::EngineSample& s) { return "engine=\"" + escape(s.engine_index) + "\""; };
-  auto post = [](const core::EngineSample& s) { return "model_name=\"" + escape(s.model_name) + "\""; };
+  auto pre = [](const core::EngineSample& s) { return "engine=\"" + ingest::escape_label_value(s.engine_index) + "\""; };
+  auto post = [](const core::EngineSample& s) { return "model_name=\"" + ingest::escape_label_value(s.model_name) + "\""; };
   auto labels = [&](const core::EngineSample& s) { return pre(s) + "," + post(s); };
   auto gauge = [&](const char* name, const char* help, auto get) {
     w.head(name, "gauge", help);
@@ -215,8 +206,8 @@ std::string render_vllm(const std::vector<core::EngineSample>& samples, const st
     w.line("vllm:cache_config_info",
            fmt::format("block_size=\"{}\",cache_dtype=\"{}\",enable_prefix_caching=\"{}\",engine=\"{}\","
                        "gpu_memory_utilization=\"{}\",num_gpu_blocks=\"{}\"",
-                       cache.block_size, escape(cache.cache_dtype), cache.prefix_caching ? "True" : "False",
-                       escape(s.engine_index), cache.gpu_memory_utilization, cache.num_gpu_blocks),
+                       cache.block_size, ingest::escape_label_value(cache.cache_dtype), cache.prefix_caching ? "True" : "False",
+                       ingest::escape_label_value(s.engine_index), cache.gpu_memory_utilization, cache.num_gpu_blocks),
            1.0);
   return w.s;
 }
@@ -225,8 +216,8 @@ std::string render_sglang(const std::vector<core::EngineSample>& samples,
                           const std::vector<const ReplicaMetrics*>& metrics) {
   Writer w;
   const bool dp = samples.size() > 1;
-  auto pre = [&](const core::EngineSample& s) { return dp ? "dp_rank=\"" + escape(s.engine_index) + "\"" : std::string(); };
-  auto post = [](const core::EngineSample& s) { return "model_name=\"" + escape(s.model_name) + "\""; };
+  auto pre = [&](const core::EngineSample& s) { return dp ? "dp_rank=\"" + ingest::escape_label_value(s.engine_index) + "\"" : std::string(); };
+  auto post = [](const core::EngineSample& s) { return "model_name=\"" + ingest::escape_label_value(s.model_name) + "\""; };
   auto labels = [&](const core::EngineSample& s) { return dp ? pre(s) + "," + post(s) : post(s); };
   auto one = [&](const char* name, const char* type, const char* help, auto get) {
     w.head(name, type, help);

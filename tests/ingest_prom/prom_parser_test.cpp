@@ -246,3 +246,19 @@ TEST(PromParser, LastLineWithoutNewlineIsParsed) {
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[1].value, 2);
 }
+
+namespace llmtriage::ingest {
+
+// escape_label_value is the parser's unescape, inverted: a written value reads back unchanged.
+TEST(PromEscape, LabelValuesRoundTripThroughTheParser) {
+  for (std::string v : {std::string("plain"), std::string("a\"quote"), std::string("back\\slash"), std::string("two\nlines"),
+                        std::string("\\\"\n\\n")}) {
+    const std::string text = "m{l=\"" + escape_label_value(v) + "\"} 1\n";
+    PromParser p(text);
+    ASSERT_EQ(p.next(), PromEntry::series) << text;
+    ASSERT_EQ(p.labels().size(), 1u) << text;
+    EXPECT_EQ(std::string(p.labels()[0].value), v) << text;
+  }
+}
+
+}  // namespace llmtriage::ingest
