@@ -1,4 +1,5 @@
 #include "cli/diagnose_inputs.h"
+#include "cli/judgement_flags.h"
 
 #include <fmt/format.h>
 
@@ -169,22 +170,8 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   auto& in = g.input;
 
   // Judgement flags first: a typo there is a usage error before any capture starts.
-  for (const auto& s : f.symptoms) {
-    auto sym = diagnose::symptom_from_string(s);
-    if (!sym) {
-      std::string names;
-      for (auto x : diagnose::all_symptoms()) names += (names.empty() ? "" : ", ") + std::string(diagnose::to_string(x));
-      return core::make_error(core::ErrorKind::usage, "--symptom", "one of " + names, "'" + s + "'");
-    }
-    if (std::find(in.symptoms.begin(), in.symptoms.end(), *sym) == in.symptoms.end()) in.symptoms.push_back(*sym);
-  }
-  if (!f.slo.empty())
-    if (auto st = diagnose::parse_slo(in.slo, f.slo); !st) return std::move(st).error();
-  if (!f.thresholds_file.empty()) {
-    auto text = core::read_file(f.thresholds_file);
-    if (!text) return std::move(text).error();
-    if (auto st = diagnose::load_thresholds(in.thresholds, *text, f.thresholds_file); !st) return std::move(st).error();
-  }
+  if (auto st = parse_symptoms(f.symptoms, in.symptoms); !st) return std::move(st).error();
+  if (auto st = apply_slo_and_thresholds(f.slo, f.thresholds_file, in.slo, in.thresholds); !st) return std::move(st).error();
   for (const auto& o : f.observe)
     if (auto st = diagnose::add_observation(in.observations, o, "--observe"); !st) return std::move(st).error();
   in.what_if = !f.no_what_if;

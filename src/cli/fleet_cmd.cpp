@@ -7,12 +7,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/diagnose_inputs.h"
+#include "cli/judgement_flags.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "core/progress.h"
@@ -57,14 +56,15 @@ std::optional<double> parse_time(const std::string& s) {
 
 core::Result<std::string> read_token(const FleetFlags& f) {
   if (!f.token_file.empty()) {
-    std::ifstream in(f.token_file);
-    if (!in) return core::make_error(core::ErrorKind::input, "--prometheus-token-file", "a readable file holding the bearer token",
-                                     f.token_file + ": cannot open");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string t = ss.str();
-    while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ')) t.pop_back();
-    return t;
+    auto t = core::read_file(f.token_file);
+    if (!t) {
+      auto e = t.error();
+      e.where = "--prometheus-token-file " + f.token_file;
+      return e;
+    }
+    std::string s = std::move(*t);
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    return s;
   }
   if (const char* e = std::getenv("LLMTRIAGE_PROMETHEUS_TOKEN"); e && *e) return std::string(e);
   return std::string();
@@ -113,21 +113,8 @@ int run_fleet(FleetFlags& f, Context& ctx) {
   }
 
   fleet::AnalyzeOptions ao;
-  for (const auto& s : f.symptoms) {
-    auto sym = diagnose::symptom_from_string(s);
-    if (!sym) return fail(ctx, core::make_error(core::ErrorKind::usage, "--symptom", "one of startup_oom, runtime_oom_or_preemption, "
-                                                "ttft_spike, tpot_high, throughput_low, output_quality, timeout_or_stream_break", s));
-    ao.symptoms.push_back(*sym);
-  }
-  if (!f.slo.empty())
-    if (auto st = diagnose::parse_slo(ao.slo, f.slo); !st.ok()) return fail(ctx, st.error());
-  if (!f.thresholds_file.empty()) {
-    std::ifstream in(f.thresholds_file);
-    if (!in) return fail(ctx, core::make_error(core::ErrorKind::input, "--thresholds", "a readable file", f.thresholds_file + ": cannot open"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (auto st = diagnose::load_thresholds(ao.thresholds, ss.str(), f.thresholds_file); !st.ok()) return fail(ctx, st.error());
-  }
+  if (auto st = parse_symptoms(f.symptoms, ao.symptoms); !st.ok()) return fail(ctx, st.error());
+  if (auto st = apply_slo_and_thresholds(f.slo, f.thresholds_file, ao.slo, ao.thresholds); !st.ok()) return fail(ctx, st.error());
   auto token = read_token(f);
   if (!token.ok()) return fail(ctx, token.error());
 

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/command.h"
+#include "cli/judgement_flags.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "report/alert_rules.h"
@@ -34,14 +35,8 @@ int run_rules(const RulesOpts& o, Context& ctx) {
   ro.for_duration = o.for_duration;
   ro.rate_window = o.rate_window;
   ro.replica_label = o.replica_label;
-  if (!o.slo.empty())
-    if (auto st = diagnose::parse_slo(ro.slo, o.slo); !st) return fail(ctx, st.error());
-  if (!o.thresholds_file.empty()) {
-    auto text = core::read_file(o.thresholds_file);
-    if (!text) return fail(ctx, text.error());
-    if (auto st = diagnose::load_thresholds(ro.thresholds, *text, o.thresholds_file); !st) return fail(ctx, st.error());
-    ro.thresholds_file = o.thresholds_file;
-  }
+  if (auto st = apply_slo_and_thresholds(o.slo, o.thresholds_file, ro.slo, ro.thresholds); !st) return fail(ctx, st.error());
+  ro.thresholds_file = o.thresholds_file;
   if (auto st = report::validate(ro); !st) return fail(ctx, st.error());
   const auto groups = report::build_alert_rules(ro);
   const std::string text = ctx.json ? report::render_alert_rules_json(groups) : report::render_alert_rules_yaml(groups);

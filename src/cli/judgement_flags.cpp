@@ -1,0 +1,34 @@
+#include "cli/judgement_flags.h"
+
+#include <algorithm>
+
+#include "core/files.h"
+
+namespace llmtriage::cli {
+
+core::Status parse_symptoms(const std::vector<std::string>& names, std::vector<diagnose::Symptom>& out) {
+  for (const auto& s : names) {
+    auto sym = diagnose::symptom_from_string(s);
+    if (!sym) {
+      std::string known;
+      for (auto x : diagnose::all_symptoms()) known += (known.empty() ? "" : ", ") + std::string(diagnose::to_string(x));
+      return core::make_error(core::ErrorKind::usage, "--symptom", "one of " + known, "'" + s + "'");
+    }
+    if (std::find(out.begin(), out.end(), *sym) == out.end()) out.push_back(*sym);
+  }
+  return core::ok_status();
+}
+
+core::Status apply_slo_and_thresholds(const std::string& slo, const std::string& thresholds_file, diagnose::Slo& slo_out,
+                                      diagnose::Thresholds& thresholds_out) {
+  if (!slo.empty())
+    if (auto st = diagnose::parse_slo(slo_out, slo); !st) return st;
+  if (!thresholds_file.empty()) {
+    auto text = core::read_file(thresholds_file);
+    if (!text) return std::move(text).error();
+    if (auto st = diagnose::load_thresholds(thresholds_out, *text, thresholds_file); !st) return st;
+  }
+  return core::ok_status();
+}
+
+}  // namespace llmtriage::cli
