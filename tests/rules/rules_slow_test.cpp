@@ -197,8 +197,14 @@ TEST(RulesLive, PrometheusFiresTheOverloadedAndThrottledReplicasAlertsOnly) {
   ASSERT_EQ(post_json(c, throttled.url() + "/admin/fault", R"({"kind": "clock_throttle", "factor": 0.5})").status, 200);
 
   const fs::path dir = temp_dir("live");
+  // The three replicas get unequal load on purpose (a burst, a full-speed stream, a half-speed
+  // stream), so their finished-request rates differ by 2x or more and LLMTriageReplicaLoadImbalance
+  // would rightly fire for whichever sits away from the median. This test is about the per-replica
+  // alerts: the fleet-relative ones are switched off by asking for 4 replicas (RulesLive.Prefix...
+  // covers them).
+  std::ofstream((dir / "thresholds").string()) << "fleet.min_replicas = 4\n";
   ASSERT_EQ(generate({"--engine", "vllm", "--selector", "{job=\"vllm\"}", "--gpu-selector", "{job=\"dcgm\"}", "--for", "0s",
-                      "--rate-window", "10s"},
+                      "--rate-window", "10s", "--thresholds", (dir / "thresholds").string()},
                      dir / "rules.yml"),
             "");
   auto target = [](const ServeProcess& s) { return "127.0.0.1:" + std::to_string(s.port()); };
