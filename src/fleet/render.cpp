@@ -101,6 +101,7 @@ std::string render_text(const FleetEvidence& fe, const FleetDiagnosis& d, const 
   o += "== Fleet verdict ==\n";
   report::TextOptions to;
   to.width = width;
+  to.definitions = false;  // said once, at the end of the fleet report
   o += report::render_text(d.verdict, to);
 
   std::vector<const ReplicaDiagnosis*> differ;

@@ -216,7 +216,7 @@ std::string render_text(const Report& r, const TextOptions& opt) {
          " " + i.source + (i.note.empty() ? "" : ": " + i.note) + "\n";
   }
   if (r.snapshot_path) o += "\nSnapshot kept at " + st.bold(*r.snapshot_path) + " (keep it until the cause is fixed)\n";
-  o += "\n" + st.dim("TTFT/TPOT/ITL as defined in " + r.definitions) + "\n";
+  if (opt.definitions) o += "\n" + st.dim("TTFT/TPOT/ITL as defined in " + r.definitions) + "\n";
   return o;
 }
 

@@ -13,6 +13,7 @@ struct TextOptions {
   bool color = false;     // ANSI colors (the CLI: only when stdout is a TTY, or --color always)
   bool headings = false;  // group the other findings under per-layer headings, with rules
   size_t width = 100;     // wrap paragraphs at this many columns
+  bool definitions = true;  // end with the line naming where TTFT/TPOT/ITL are defined (a caller that embeds the report says it once itself)
 };
 
 std::string render_text(const diagnose::Report& report, const TextOptions& options = {});

@@ -138,6 +138,24 @@ TEST(FleetLive, NamesTheThrottledReplicaAndTheAffinityLossAndPrometheusAlertsAgr
       EXPECT_FALSE(r["differs"].get<bool>()) << r.dump(2);
     }
 
+  // The terminal report of the same window: the verdict first, the throttled replica among those
+  // that differ, and the definitions named once (the embedded verdict does not repeat them).
+  std::string text;
+  ASSERT_EQ(run_binary({"fleet", "--prometheus", prometheus.url(), "--selector", "{job=\"sim\"}", "--gpu-selector",
+                        "{job=\"dcgm\"}", "--window", window, "--step", "1s"},
+                       text),
+            1)
+      << text;
+  const size_t verdict = text.find("== Fleet verdict ==");
+  const size_t differ = text.find("== Replicas that differ ==");
+  ASSERT_NE(verdict, std::string::npos) << text;
+  ASSERT_NE(differ, std::string::npos) << text;
+  EXPECT_LT(verdict, differ) << text;
+  EXPECT_NE(text.find("  " + target(throttled) + ":", differ), std::string::npos) << text;
+  size_t defs = 0;
+  for (size_t p = text.find("as defined in"); p != std::string::npos; p = text.find("as defined in", p + 1)) ++defs;
+  EXPECT_EQ(defs, 1u) << text;
+
   // The alerts from the rules agree: the clock alert for the throttled replica, the affinity
   // alert for the scattered one, nothing for the healthy one.
   std::string seen;
