@@ -128,8 +128,14 @@ void triangulate(const DiagnoseInput& in, const Indicators& ind, const std::vect
     }
     size_t in_window = 0;
     bool timed = false;
+    // A log whose timestamps lack a year (vLLM prints MM-DD) is on its own relative timeline; its
+    // times cannot be placed inside a metrics window taken in unix time (label set by the reader).
+    auto same_clock = [](const core::Event& e) {
+      auto it = e.labels.find("time_base");
+      return it == e.labels.end() || it->second == "unix";
+    };
     for (const auto& e : in.now.events)
-      if (e.kind == core::EventKind::preemption && e.t_s) {
+      if (e.kind == core::EventKind::preemption && e.t_s && same_clock(e)) {
         timed = true;
         in_window += *e.t_s >= t0 && *e.t_s <= t1;
       }

@@ -144,6 +144,31 @@ TEST(Diagnose, DisagreementBetweenAReadingAndTheMetricsIsAFinding) {
     }
 }
 
+// Metrics count preemptions in a window; the log's preemption lines are compared with it only
+// when both are on the same clock.
+TEST(Diagnose, PreemptionsInMetricsButNotInTheLogWindowDisagreeOnlyOnOneClock) {
+  for (const char* base : {"", "unix", "relative"}) {
+    DiagnoseInput in;
+    for (int t = 0; t < 3; ++t) {
+      core::EngineSample s;
+      s.t_s = 1.7e9 + t * 10;  // a live scrape: unix seconds
+      s.running = 4;
+      s.preemptions_total = 5.0 * t;
+      in.now.engine_samples.push_back(s);
+    }
+    core::Event e;
+    e.kind = core::EventKind::preemption;
+    e.t_s = 12.0;  // far outside the window on the unix clock
+    e.source = "vllm.log:40";
+    if (*base) e.labels["time_base"] = base;
+    in.now.events = {e};
+    const auto r = diagnose(in);
+    bool disagree = false;
+    for (const auto& f : r.findings) disagree |= f.id == "evidence_disagreement" && f.title.find("reempt") != std::string::npos;
+    EXPECT_EQ(disagree, std::string(base) != "relative") << "time_base '" << base << "'";
+  }
+}
+
 TEST(Diagnose, KvCapacityFromMetricsAndLogsDisagreeing) {
   DiagnoseInput in;
   core::EngineSample s;
