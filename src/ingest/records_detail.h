@@ -1,6 +1,8 @@
 #pragma once
 #include "core/numcast.h"
 // Internal to the record readers (records_*.cpp): the sink each format writes into.
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -10,6 +12,9 @@
 
 namespace llmtriage::ingest::detail {
 
+// Bits of the optional RequestRecord fields a stored record holds (RecordSink::present).
+uint32_t present_fields(const core::RequestRecord& r);
+
 struct RecordSink {
   const RecordReadOptions& opt;
   RecordReadResult& res;
@@ -17,10 +22,22 @@ struct RecordSink {
 
   void issue(int64_t line, const char* kind, std::string_view detail);
   int64_t emitted = 0;
+  // Stored mode: the fields any record had and the earliest arrival, gathered while emitting so
+  // that finishing a read does not walk every stored record (hundreds of MB) once per field.
+  uint32_t present = 0;
+  double min_arrival = std::numeric_limits<double>::infinity();
+  // The fast path builds each record here and emits it; when the callback did not take the
+  // strings and vectors, their buffers are reused by the next line (no allocation per record).
+  core::RequestRecord scratch{};
   void emit(core::RequestRecord&& r) {
     ++emitted;
-    if (opt.on_record) opt.on_record(std::move(r));
-    else res.records.push_back(std::move(r));
+    if (opt.on_record) {
+      opt.on_record(std::move(r));
+      return;
+    }
+    present |= present_fields(r);
+    if (r.arrival_s < min_arrival) min_arrival = r.arrival_s;
+    res.records.push_back(std::move(r));
   }
   void bad(int64_t line, const char* kind, std::string_view detail) {
     ++res.records_bad;
@@ -32,7 +49,15 @@ using core::clamp_i64;
 using core::clamp_int;
 
 // Per-line readers (one JSON object per line).
+// llmtriage's own JSONL: the fast path, then the general reader for any line it declines.
 void read_llmtriage_line(std::string_view line, int64_t n, RecordSink& sink);
+// Fast path (records_fast.cpp): a line of the shape our writer produces (flat members, no escapes
+// in the strings it keeps, plain numbers) is emitted and true returned; for anything else
+// (escapes, numbers as strings, NaN, duplicate keys, a header, any error) it returns false having
+// touched nothing, and the general reader decides, with its issues and line numbers.
+bool read_llmtriage_line_fast(std::string_view line, RecordSink& sink);
+// The general reader (ObjectScanner + apply_field): the reference the fast path must match.
+void read_llmtriage_line_general(std::string_view line, int64_t n, RecordSink& sink);
 void read_aiperf_line(std::string_view line, int64_t n, RecordSink& sink);
 void read_nginx_line(std::string_view line, int64_t n, RecordSink& sink);
 void read_envoy_line(std::string_view line, int64_t n, RecordSink& sink);

@@ -1,6 +1,7 @@
 #include "ingest/records_json.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cmath>
 
 #include "ingest/log_text.h"
@@ -221,6 +222,46 @@ std::string unescape(const Value& v) {
   return out;
 }
 
+bool parse_number(std::string_view s, double& out) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* p = s.data();
+  const char* e = p + s.size();
+  bool neg = p < e && *p == '-';
+  if (neg) ++p;
+  uint64_t m = 0;
+  int digits = 0, frac = 0;
+  bool plain = p < e && logtext::is_digit(*p);
+  while (p < e && logtext::is_digit(*p)) {
+    m = m * 10 + static_cast<uint64_t>(*p++ - '0');
+    ++digits;
+  }
+  if (plain && p < e) {
+    // Only "." followed by digits to the end stays on the fast path ("1.", "1e5" do not).
+    plain = *p == '.' && p + 1 < e;
+    if (plain) ++p;
+    while (plain && p < e) {
+      if (!logtext::is_digit(*p)) { plain = false; break; }
+      m = m * 10 + static_cast<uint64_t>(*p++ - '0');
+      ++digits;
+      ++frac;
+    }
+  }
+  // digits <= 19 keeps m from wrapping; m <= 2^53 and 10^frac <= 10^22 are exact doubles.
+  if (plain && digits <= 19 && m <= (uint64_t{1} << 53) && frac <= 22) {
+    double d = static_cast<double>(m);
+    if (frac > 0) d /= kPow10[frac];
+    out = neg ? -d : d;
+    return true;
+  }
+  double d = 0;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;
+  out = d;
+  return true;
+}
+
 std::optional<double> to_number(const Value& v, bool* as_string) {
   if (as_string) *as_string = false;
   std::string_view s;
@@ -234,10 +275,8 @@ std::optional<double> to_number(const Value& v, bool* as_string) {
   }
   if (s.empty()) return std::nullopt;
   double d = 0;
-  const char* b = s.data();
-  if (*b == '+') ++b;
-  auto r = std::from_chars(b, s.data() + s.size(), d);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(d)) return std::nullopt;
+  if (s.front() == '+') s.remove_prefix(1);
+  if (!parse_number(s, d) || !std::isfinite(d)) return std::nullopt;
   return d;
 }
 
@@ -255,8 +294,7 @@ std::optional<std::vector<double>> to_number_array(const Value& v) {
     size_t e = i;
     while (e < s.size() && s[e] != ',' && s[e] != ']' && s[e] != ' ') ++e;
     double d = 0;
-    auto r = std::from_chars(s.data() + pos, s.data() + e, d);
-    if (r.ec != std::errc() || r.ptr != s.data() + e) return std::nullopt;
+    if (!parse_number(s.substr(pos, e - pos), d)) return std::nullopt;
     out.push_back(d);
     i = e;
   }
