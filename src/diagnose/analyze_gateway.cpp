@@ -91,9 +91,11 @@ void retry_rule(const Context& c, LayerResult& r) {
                   "first attempt fail: the load the engine sees grows exactly when it is overloaded.";
   f.evidence.push_back(c.ind.item(name, th, ">="));
   if (c.ind.get("waiting_max")) f.evidence.push_back(c.ind.item("waiting_max"));
-  f.explains = *rate / (1 + *rate);  // share of the offered load that is retries
+  // Both indicators are already the share of all requests that are retries (0-1), not retries per
+  // original request: that share is the part of the offered load the retries make up.
+  f.explains = std::clamp(*rate, 0.0, 1.0);
   f.remedies.push_back({"client retry policy", "immediate retry", "exponential backoff with jitter, retry budget 10%",
-                        fmt::format("offered load down by up to {:.0f}%", *rate / (1 + *rate) * 100), "qualitative"});
+                        fmt::format("offered load down by up to {:.0f}%", *f.explains * 100), "qualitative"});
   f.next_measurement = "retries per original request over time: do they rise with the queue";
   r.findings.push_back(std::move(f));
 }

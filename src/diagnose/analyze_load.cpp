@@ -114,7 +114,9 @@ void rate_and_sampling(const Context& c, LayerResult& r) {
     f.evidence.push_back(c.ind.item("request_rate", R, ">= x baseline"));
     if (auto len = shift(c.ind, "input_len_mean"); len && len->ratio > 1.05)
       f.explains = std::log(s->ratio) / std::log(s->ratio * len->ratio);  // its log share of the prefill work's growth
-    if (auto w = shift(c.ind, "waiting"); w && w->now > w->base) f.evidence.push_back(c.ind.item("waiting"));
+    // The queue's growth corroborates; a healthy period's queue is usually empty (0), which
+    // shift() cannot divide by, so now and baseline are compared directly.
+    if (auto w = c.ind.get("waiting"), wb = c.ind.base("waiting"); w && wb && *w > *wb) f.evidence.push_back(c.ind.item("waiting"));
     const double reps = c.ind.get("replicas").value_or(1);
     f.remedies.push_back({"replicas", num(reps), num(std::ceil(reps * s->ratio)),
                           fmt::format("capacity scaled with the {}x arrivals", num(s->ratio)), "qualitative"});

@@ -351,7 +351,9 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
   const bool telemetry = c.ind.get("clock_ratio") || c.ind.get("throttle_power");
   Finding f = kit::finding("batch_too_large", Layer::scheduling_capacity, Symptom::tpot_high, Severity::warning,
                            "Running batch too large for the TPOT objective");
-  if (tpot) f.evidence.push_back(c.ind.item("tpot_p99_s", c.in.slo.tpot_p99_s, ">"));
+  // Above the SLO it is the trigger; below it (the operator reported tpot_high against a tighter
+  // objective of their own) it is shown without a comparison that would read false.
+  if (tpot) f.evidence.push_back(*tpot > c.in.slo.tpot_p99_s ? c.ind.item("tpot_p99_s", c.in.slo.tpot_p99_s, ">") : c.ind.item("tpot_p99_s"));
   f.evidence.push_back(*running >= c.th.get("sched.batch_running_min")
                           ? c.ind.item(kit::first_name(c, {"running", "running_max"}), c.th.get("sched.batch_running_min"), ">=")
                           : c.ind.item(kit::first_name(c, {"running", "running_max"}),

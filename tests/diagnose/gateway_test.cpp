@@ -64,5 +64,19 @@ TEST(Gateway, TimeoutRemedyMovesTheBudgetAboveTheTail) {
   EXPECT_EQ(f.remedies[0].to, "12 s");  // max(2 x 5, 1.5 x 8)
 }
 
+TEST(Gateway, RetryShareIsTheShareOfTheOfferedLoad) {
+  // retry_duplicate_share and client_retry_rate are already shares of all requests: a quarter of
+  // the records being retries means retries are a quarter of the load (not 0.25 / 1.25).
+  RuleCase c{"x", {{"records_count", 100}, {"retry_duplicate_share", 0.25}}, {}, {Symptom::ttft_spike}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_gateway, c);
+  ASSERT_EQ(r.findings.size(), 1u);
+  const auto& f = r.findings[0];
+  EXPECT_EQ(f.id, "client_retry_storm");
+  ASSERT_TRUE(f.explains);
+  EXPECT_DOUBLE_EQ(*f.explains, 0.25);
+  ASSERT_FALSE(f.remedies.empty());
+  EXPECT_EQ(f.remedies[0].predicted_effect, "offered load down by up to 25%");
+}
+
 }  // namespace
 }  // namespace llmtriage::diagnose

@@ -75,6 +75,16 @@ TEST(Load, LengthAndRateShareTheGrowthOfPrefillWork) {
   }
 }
 
+TEST(Load, RateIncreaseCitesTheQueueGrowingFromEmpty) {
+  // A healthy period's queue is usually empty: 0 -> 95 waiting must still be cited.
+  RuleCase c{"x", {{"request_rate", 8}, {"waiting", 95}}, {{"request_rate", 4}, {"waiting", 0}}, {Symptom::ttft_spike}, {}, S::at_fault};
+  const auto r = testing::run_rule(analyze_load, c);
+  ASSERT_EQ(r.findings.size(), 1u);
+  bool cites_waiting = false;
+  for (const auto& e : r.findings[0].evidence) cites_waiting |= e.indicator == "waiting";
+  EXPECT_TRUE(cites_waiting);
+}
+
 TEST(Load, WithoutBaselineSaysSoButJudgesArtifacts) {
   RuleCase c{"x", {{"input_len_mean", 600}, {"one_token_output_share", 0.95}}, {}, {}, {}, S::at_fault};
   const auto r = testing::run_rule(analyze_load, c);

@@ -399,6 +399,23 @@ TEST(SchedulingRules, BatchCapRemedyRaisesMaxNumSeqsWithinThePool) {
   EXPECT_NE(f->title.find("max-num-seqs"), std::string::npos) << f->title;
 }
 
+TEST(SchedulingRules, BatchTooLargeOnTheOperatorsTighterObjectiveStatesNoFalseComparison) {
+  // TPOT P99 61 ms is under the default 100 ms SLO; the operator reports tpot_high against their own.
+  Case c;
+  c.set({{"tpot_p99_s", 0.061}, {"running", 484}, {"max_num_seqs", 512}});
+  c.symptoms = {Symptom::tpot_high};
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "batch_too_large");
+  ASSERT_NE(f, nullptr);
+  bool cited = false;
+  for (const auto& e : f->evidence)
+    if (e.indicator == "tpot_p99_s") {
+      cited = true;
+      EXPECT_FALSE(e.threshold) << "0.061 > 0.1 would read false";
+    }
+  EXPECT_TRUE(cited);
+}
+
 TEST(SchedulingRules, ThresholdOverrideChangesTheVerdict) {
   Case c;
   c.set({{"waiting_p50", 8}, {"kv_usage", 0.95}});
