@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -45,7 +46,8 @@ core::Result<std::unique_ptr<LineReader>> LineReader::open(const std::string& pa
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) r->size_hint_ = static_cast<uint64_t>(st.st_size);
   }
-  r->buf_.resize(kChunk + r->max_line_ + 1);
+  r->cap_ = kChunk + r->max_line_ + 1;
+  r->buf_ = std::make_unique_for_overwrite<char[]>(r->cap_);
   return r;
 }
 
@@ -67,15 +69,15 @@ LineReader::~LineReader() {
 bool LineReader::fill() {
   if (eof_) return false;
   if (begin_ > 0) {  // compact: keep the unread tail at the front
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
     end_ -= begin_;
     begin_ = 0;
   }
-  size_t room = buf_.size() - end_;
+  size_t room = std::min(cap_ - end_, kChunk);
   if (room == 0) return false;
   ssize_t n;
   if (gz_ != nullptr) {
-    n = gzread(static_cast<gzFile>(gz_), buf_.data() + end_, static_cast<unsigned>(room));
+    n = gzread(static_cast<gzFile>(gz_), buf_.get() + end_, static_cast<unsigned>(room));
     if (n < 0) {
       int errnum = 0;
       const char* msg = gzerror(static_cast<gzFile>(gz_), &errnum);
@@ -87,7 +89,7 @@ bool LineReader::fill() {
     }
   } else {
     do {
-      n = ::read(fd_, buf_.data() + end_, room);
+      n = ::read(fd_, buf_.get() + end_, room);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
       error_ = core::make_error(core::ErrorKind::input, source_, "a readable file",
@@ -134,7 +136,7 @@ bool LineReader::next(Line& line) {
     return true;
   }
   for (;;) {
-    const char* start = buf_.data() + begin_;
+    const char* start = buf_.get() + begin_;
     size_t avail = end_ - begin_;
     const void* nl = std::memchr(start, '\n', avail);
     if (nl != nullptr) {
@@ -150,9 +152,9 @@ bool LineReader::next(Line& line) {
       begin_ = end_ = 0;
       bool found = false;
       while (!found && fill()) {
-        const void* p = std::memchr(buf_.data(), '\n', end_);
+        const void* p = std::memchr(buf_.get(), '\n', end_);
         if (p != nullptr) {
-          begin_ = static_cast<size_t>(static_cast<const char*>(p) - buf_.data()) + 1;
+          begin_ = static_cast<size_t>(static_cast<const char*>(p) - buf_.get()) + 1;
           found = true;
         } else {
           begin_ = end_ = 0;
@@ -169,7 +171,7 @@ bool LineReader::next(Line& line) {
         size_t len = end_ - begin_;
         line.number = ++number_;
         line.last_unterminated = true;
-        line.text = chomp(std::string_view(buf_.data() + begin_, len));
+        line.text = chomp(std::string_view(buf_.get() + begin_, len));
         begin_ = end_;
         return true;
       }

@@ -45,6 +45,11 @@ struct RecordSink {
   }
 };
 
+// records.reserve(n), asking the kernel for huge pages under the fresh part (records_store.cpp).
+void reserve_records(std::vector<core::RequestRecord>& records, size_t n);
+// Stored mode, after the last record: unix times made relative, `unavailable` filled.
+void finalize_stored(RecordReadResult& res, const RecordSink& sink);
+
 using core::clamp_i64;
 using core::clamp_int;
 

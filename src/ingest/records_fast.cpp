@@ -9,6 +9,7 @@
 // number conversion (20%).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "ingest/log_text.h"
@@ -24,40 +25,46 @@ enum class Key : uint8_t {
   temperature, top_p, n, ignore_eos, queue_s
 };
 
+// Called where k.size() is known to be N - 1: a fixed-length memcmp the compiler inlines.
+template <size_t N>
+bool eq(std::string_view k, const char (&lit)[N]) {
+  return std::memcmp(k.data(), lit, N - 1) == 0;
+}
+
 Key key_of(std::string_view k) {
   switch (k.size()) {
-    case 1: return k == "n" ? Key::n : Key::unknown;
-    case 2: return k == "id" ? Key::id : Key::unknown;
+    case 1: return eq(k, "n") ? Key::n : Key::unknown;
+    case 2: return eq(k, "id") ? Key::id : Key::unknown;
     case 5:
-      if (k == "e2e_s") return Key::e2e_s;
-      if (k == "model") return Key::model;
-      if (k == "end_s") return Key::end_s;
-      if (k == "top_p") return Key::top_p;
-      if (k == "itl_s") return Key::itl_s;
+      if (eq(k, "e2e_s")) return Key::e2e_s;
+      if (eq(k, "model")) return Key::model;
+      if (eq(k, "end_s")) return Key::end_s;
+      if (eq(k, "top_p")) return Key::top_p;
+      if (eq(k, "itl_s")) return Key::itl_s;
       return Key::unknown;
     case 6:
-      if (k == "schema") return Key::schema;
-      if (k == "send_s") return Key::send_s;
-      if (k == "ttft_s") return Key::ttft_s;
-      if (k == "status") return Key::status;
+      if (eq(k, "schema")) return Key::schema;
+      if (eq(k, "send_s")) return Key::send_s;
+      if (eq(k, "ttft_s")) return Key::ttft_s;
+      if (eq(k, "status")) return Key::status;
       return Key::unknown;
-    case 7: return k == "queue_s" ? Key::queue_s : Key::unknown;
-    case 9: return k == "arrival_s" ? Key::arrival_s : Key::unknown;
+    case 7: return eq(k, "queue_s") ? Key::queue_s : Key::unknown;
+    case 9: return eq(k, "arrival_s") ? Key::arrival_s : Key::unknown;
     case 10:
-      if (k == "max_tokens") return Key::max_tokens;
-      if (k == "ignore_eos") return Key::ignore_eos;
+      if (eq(k, "max_tokens")) return Key::max_tokens;
+      if (eq(k, "ignore_eos")) return Key::ignore_eos;
       return Key::unknown;
-    case 11: return k == "temperature" ? Key::temperature : Key::unknown;
+    case 11: return eq(k, "temperature") ? Key::temperature : Key::unknown;
     case 12:
-      if (k == "input_tokens") return Key::input_tokens;
-      if (k == "chunk_tokens") return Key::chunk_tokens;
+      if (eq(k, "input_tokens")) return Key::input_tokens;
+      if (eq(k, "chunk_tokens")) return Key::chunk_tokens;
       return Key::unknown;
     case 13:
-      if (k == "output_tokens") return Key::output_tokens;
-      if (k == "first_token_s") return Key::first_token_s;
-      if (k == "chunk_times_s") return Key::chunk_times_s;
+      if (eq(k, "output_tokens")) return Key::output_tokens;
+      if (eq(k, "first_token_s")) return Key::first_token_s;
+      if (eq(k, "chunk_times_s")) return Key::chunk_times_s;
       return Key::unknown;
-    case 14: return k == "error_category" ? Key::error_category : Key::unknown;
+    case 14: return eq(k, "error_category") ? Key::error_category : Key::unknown;
     default: return Key::unknown;
   }
 }

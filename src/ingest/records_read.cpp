@@ -117,25 +117,6 @@ RecordFormat detect_record_format(std::string_view head, std::string_view file_n
 
 namespace detail {
 
-namespace {
-// One bit per optional field finalize() reports as unavailable when no record has it.
-enum PresentBit : uint32_t {
-  p_send = 1u << 0, p_input = 1u << 1, p_output = 1u << 2, p_ttft = 1u << 3, p_e2e = 1u << 4,
-  p_chunks = 1u << 5, p_itl = 1u << 6, p_model = 1u << 7, p_max_tokens = 1u << 8,
-  p_temperature = 1u << 9, p_top_p = 1u << 10, p_n = 1u << 11, p_ignore_eos = 1u << 12,
-  p_queue = 1u << 13,
-};
-}  // namespace
-
-uint32_t present_fields(const core::RequestRecord& r) {
-  return (r.send_s ? p_send : 0u) | (r.input_tokens ? p_input : 0u) |
-         (r.output_tokens ? p_output : 0u) | (r.ttft_s ? p_ttft : 0u) | (r.e2e_s ? p_e2e : 0u) |
-         (!r.chunk_times_s.empty() ? p_chunks : 0u) | (!r.itl_s.empty() ? p_itl : 0u) |
-         (!r.model.empty() ? p_model : 0u) | (r.max_tokens ? p_max_tokens : 0u) |
-         (r.temperature ? p_temperature : 0u) | (r.top_p ? p_top_p : 0u) | (r.n ? p_n : 0u) |
-         (r.ignore_eos ? p_ignore_eos : 0u) | (r.queue_s ? p_queue : 0u);
-}
-
 void RecordSink::issue(int64_t line, const char* kind, std::string_view d) {
   ++res.bad_input[kind];
   if (res.issues.size() < opt.max_reported_issues)
@@ -443,31 +424,6 @@ bool whole_document(RecordFormat f) {
   return f == RecordFormat::genai_perf;
 }
 
-void finalize(RecordReadResult& res, const RecordSink& sink) {
-  // Absolute clocks (unix seconds) become seconds since the first request.
-  if (!res.records.empty()) {
-    double t0 = sink.min_arrival;
-    if (t0 > 1e8) {
-      res.time_base = "relative";
-      for (auto& r : res.records) {
-        r.arrival_s -= t0;
-        if (r.send_s) *r.send_s -= t0;
-      }
-    }
-  }
-  res.unavailable.clear();
-  if (!sink.arrival_known) res.unavailable.push_back("arrival_s");
-  static constexpr std::pair<uint32_t, const char*> fields[] = {
-      {detail::p_send, "send_s"}, {detail::p_input, "input_tokens"},
-      {detail::p_output, "output_tokens"}, {detail::p_ttft, "ttft_s"}, {detail::p_e2e, "e2e_s"},
-      {detail::p_chunks, "chunk_times_s"}, {detail::p_itl, "itl_s"}, {detail::p_model, "model"},
-      {detail::p_max_tokens, "max_tokens"}, {detail::p_temperature, "temperature"},
-      {detail::p_top_p, "top_p"}, {detail::p_n, "n"}, {detail::p_ignore_eos, "ignore_eos"},
-      {detail::p_queue, "queue_s"}};
-  for (const auto& [bit, name] : fields)
-    if ((sink.present & bit) == 0) res.unavailable.push_back(name);
-}
-
 void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& res) {
   RecordSink sink{opt, res};
   Line line;
@@ -484,7 +440,7 @@ void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& re
     if (res.lines_total <= 1000) head_bytes += line.text.size() + 1;
     if (res.lines_total == 1000 && reader.size_hint() > 0 && !opt.on_record) {
       double expect = static_cast<double>(reader.size_hint()) / (static_cast<double>(head_bytes) / 1000.0) * 1.05;
-      res.records.reserve(static_cast<size_t>(std::min(expect, 5.0e7)));
+      detail::reserve_records(res.records, static_cast<size_t>(std::min(expect, 5.0e7)));
     }
     if (line.too_long) {
       sink.bad(line.number, "too_long", line.text.substr(0, 60));
@@ -549,7 +505,7 @@ void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& re
       detail::read_genai_perf_doc(d, sink);
     }
   }
-  if (!opt.on_record) finalize(res, sink);
+  if (!opt.on_record) detail::finalize_stored(res, sink);
 }
 
 }  // namespace
