@@ -67,8 +67,11 @@ core::Result<Calibration> Calibration::from_json_text(const std::string& text, c
       {"mfu", &c.mfu, nullptr}, {"mfu_fp8", &c.mfu_fp8, nullptr}, {"mbu", &c.mbu, nullptr},
       {"attn_eff", &c.attn_eff, nullptr}, {"layer_fixed_us", &c.layer_fixed_us, nullptr},
       {"ar_latency_us", &c.ar_latency_us, nullptr}, {"ar_latency_pcie_us", &c.ar_latency_pcie_us, nullptr},
-      {"ar_bw", &c.ar_bw, nullptr}, {"cpu_step_ms", &c.cpu_step_ms, nullptr},
+      {"ar_bw", &c.ar_bw, nullptr}, {"ar_large_latency_us", &c.ar_large_latency_us, nullptr},
+      {"ar_large_bw", &c.ar_large_bw, nullptr}, {"ar_bw_pcie", &c.ar_bw_pcie, nullptr},
+      {"cpu_step_ms", &c.cpu_step_ms, nullptr},
       {"cpu_per_seq_us", &c.cpu_per_seq_us, nullptr}, {"cpu_overlapped", nullptr, &c.cpu_overlapped},
+      {"prefill_layer_us", &c.prefill_layer_us, nullptr},
   };
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key().rfind("_", 0) == 0 || it.key() == "source" || it.key() == "notes") continue;  // comments
@@ -77,7 +80,8 @@ core::Result<Calibration> Calibration::from_json_text(const std::string& text, c
     if (!f)
       return core::make_error(core::ErrorKind::input, where + ": key '" + it.key() + "'",
                               "one of mfu, mfu_fp8, mbu, attn_eff, layer_fixed_us, ar_latency_us, "
-                              "ar_latency_pcie_us, ar_bw, cpu_step_ms, cpu_per_seq_us, cpu_overlapped",
+                              "ar_latency_pcie_us, ar_bw, ar_large_latency_us, ar_large_bw, ar_bw_pcie, cpu_step_ms, cpu_per_seq_us, cpu_overlapped, "
+                              "prefill_layer_us",
                               "'" + it.key() + "'");
     if (f->i) {
       if (it->is_boolean()) *f->i = it->get<bool>() ? 1 : 0;
@@ -99,6 +103,7 @@ CostModel::CostModel(ModelShape m, HardwareShape h, Calibration c, const EngineP
     : m_(std::move(m)), h_(std::move(h)), c_(c) {
   cpu_step_s_ = (c_.cpu_step_ms >= 0 ? c_.cpu_step_ms : preset.cpu_step_ms) * 1e-3;
   cpu_per_seq_s_ = (c_.cpu_per_seq_us >= 0 ? c_.cpu_per_seq_us : preset.cpu_per_seq_us) * 1e-6;
+  prefill_layer_s_ = (c_.prefill_layer_us >= 0 ? c_.prefill_layer_us : preset.prefill_layer_us) * 1e-6;
   overlapped_ = c_.cpu_overlapped >= 0 ? c_.cpu_overlapped == 1 : preset.cpu_overlapped;
   // FP8 peaks are twice bf16 but the non-GEMM share does not shrink: a lower factor (overheads.md s.5).
   mfu_eff_ = h_.peak_flops > h_.peak_attn_flops * 1.5 ? c_.mfu_fp8 : c_.mfu;
@@ -126,10 +131,13 @@ StepCost CostModel::step(const StepPlan& plan, const std::vector<SimRequest>& re
                                                       : m_.kv_bytes_per_token() * kv_heads_per_rank / m_.n_kv_heads;
   s.attn_s = std::max(attn_flops / (h_.peak_attn_flops * c_.attn_eff), kv_tokens * kv_per_token_rank / (h_.hbm_bw * c_.mbu));
   s.fixed_s = m_.n_layers * c_.layer_fixed_us * 1e-6;
+  if (plan.num_prefill > 0) s.fixed_s += m_.n_layers * prefill_layer_s_;
   if (h_.tp > 1) {
     const double msg = tokens * m_.hidden * 2.0;  // bf16 activations
-    const double lat = (h_.nvlink ? c_.ar_latency_us : c_.ar_latency_pcie_us) * 1e-6;
-    s.allreduce_s = 2.0 * m_.n_layers * (lat + msg / c_.ar_bw);
+    const double one = h_.nvlink ? std::min(c_.ar_latency_us * 1e-6 + msg / c_.ar_bw,
+                                            c_.ar_large_latency_us * 1e-6 + msg / c_.ar_large_bw)
+                                 : c_.ar_latency_pcie_us * 1e-6 + msg / c_.ar_bw_pcie;
+    s.allreduce_s = 2.0 * m_.n_layers * one;
   }
   const double cf = std::clamp(clock_factor, 0.05, 1.0);
   s.gpu_s = ((s.gemm_s + s.attn_s + s.fixed_s) / cf + s.allreduce_s);

@@ -6,7 +6,12 @@
 //   t_gemm = max(gemm_flops / (peak_flops * mfu), weight_bytes / (hbm_bw * mbu))
 //   t_attn = max(attn_flops / (peak_attn_flops * attn_eff), kv_bytes / (hbm_bw * mbu))
 //   t_fixed = n_layers * layer_fixed_us            (launches, norms, rotary, sync gaps)
-//   t_ar   = 2 * n_layers * (ar_latency_us + msg_bytes / ar_bw)   when TP > 1
+//           + n_layers * prefill_layer_us          (only steps with prompt tokens, in engines
+//                                                   whose prefill runs without CUDA graphs)
+//   t_ar   = 2 * n_layers * t_one,  when TP > 1, one all-reduce of msg_bytes taking
+//            NVLink: min(ar_latency_us + msg / ar_bw,              (custom all-reduce, small msgs)
+//                        ar_large_latency_us + msg / ar_large_bw)  (NCCL ring, large msgs)
+//            PCIe:   ar_latency_pcie_us + msg / ar_bw_pcie
 //   t_gpu  = (t_gemm + t_attn + t_fixed) / clock_factor + t_ar
 //   t_cpu  = cpu_step_ms + cpu_per_seq_us * seqs
 //   step   = max(t_gpu, t_cpu) if the engine overlaps CPU work, else t_gpu + t_cpu
@@ -83,11 +88,21 @@ struct Calibration {
   double layer_fixed_us = 50.0;  // per-layer fixed cost per step
   double ar_latency_us = 10.0;   // per all-reduce, NVLink custom all-reduce
   double ar_latency_pcie_us = 40.0;
-  double ar_bw = 100e9;          // bytes/s effective all-reduce bandwidth
+  double ar_bw = 100e9;          // bytes/s, custom all-reduce (small messages, NVLink)
+  // NCCL ring all-reduce, which engines switch to for large messages (prefill chunks): fitted
+  // to overheads.md s.6's NVLink pynccl row (4 MiB 50 us ... 128 MiB 561 us -> 30 us + 250 GB/s).
+  double ar_large_latency_us = 30.0;
+  double ar_large_bw = 250e9;
+  // PCIe 4.0 x16 moves 32 GB/s per direction; a ring over 4 GPUs sends 1.5x the message per link
+  // at ~80% link efficiency -> ~20 GB/s of message per second (no custom all-reduce without P2P).
+  double ar_bw_pcie = 20e9;
   // Per-engine CPU overhead; negative = use the engine preset's value.
   double cpu_step_ms = -1;
   double cpu_per_seq_us = -1;
   int cpu_overlapped = -1;       // -1 preset, 0 serial, 1 overlapped
+  // Per-layer eager-launch cost of steps with prompt tokens; negative = the engine preset's value
+  // (vLLM V0 and SGLang 200 us: decode-only CUDA graphs; vLLM V1 and TensorRT-LLM 0).
+  double prefill_layer_us = -1;
 
   // Reads a JSON object whose keys are the field names above; unknown keys are an error (a typo
   // must not silently fall back to a default).
@@ -113,7 +128,7 @@ class CostModel {
   ModelShape m_;
   HardwareShape h_;
   Calibration c_;
-  double cpu_step_s_, cpu_per_seq_s_;
+  double cpu_step_s_, cpu_per_seq_s_, prefill_layer_s_;
   bool overlapped_;
   double mfu_eff_;
 };

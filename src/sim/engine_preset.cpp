@@ -2,6 +2,14 @@
 
 namespace llmtriage::sim {
 
+namespace {
+// Extra per-layer cost of a step that runs eagerly (PyTorch launches each layer's ~15-25 kernels
+// from Python) instead of replaying a captured CUDA graph. Fitted on the low-load TTFT rows of the
+// fit set (SGLang v0.3 and vLLM 0.6 on 8B/A100 and 70B/TP4 H100: the TTFT left unexplained is
+// 0.20-0.22 ms per layer in all four); docs/sim.md "Cost model" gives the reasoning and range.
+constexpr double kEagerPrefillLayerUs = 200.0;
+}  // namespace
+
 const char* to_string(CapacityPolicy p) {
   switch (p) {
     case CapacityPolicy::max_utilization: return "max_utilization";
@@ -27,9 +35,12 @@ core::Result<EnginePreset> engine_preset(const std::string& name) {
     p.kind = core::EngineKind::vllm_v0;
     p.name = "vllm-v0";
     p.chunked_prefill = false;
+    p.prefill_first = true;
     p.prefix_caching = false;
     p.cpu_step_ms = 4.5;
     p.max_num_batched_tokens = 0;  // 0 = max(max_model_len, 2048), V0's rule without chunking
+    // CUDA graphs are captured for decode batches only; prefill steps run eagerly.
+    p.prefill_layer_us = kEagerPrefillLayerUs;
     return p;
   }
   if (name == "sglang") {
@@ -38,9 +49,12 @@ core::Result<EnginePreset> engine_preset(const std::string& name) {
     p.kind = core::EngineKind::sglang;
     p.name = "sglang";
     p.block_size = 1;
+    p.prefill_first = true;  // get_new_prefill_batch() runs before any decode; no mixing by default
     p.cpu_overlapped = true;
     p.cpu_step_ms = 1.5;
     p.max_num_seqs = 1024;
+    // CUDA graphs for decode batches only (cuda_graph_max_bs); extend (prefill) batches run eagerly.
+    p.prefill_layer_us = kEagerPrefillLayerUs;
     return p;
   }
   if (name == "trtllm" || name == "tensorrt-llm") {

@@ -26,6 +26,9 @@ struct EnginePreset {
   int64_t max_num_seqs = 256;
   int64_t max_num_batched_tokens = 8192;
   bool chunked_prefill = true;
+  // Prefill batches run alone (decodes wait) whenever a waiting request can start: vLLM V0, and
+  // SGLang (prefill and decode are not mixed unless --enable-mixed-chunk). Else decode-first mixed.
+  bool prefill_first = false;
   bool prefix_caching = true;
   int block_size = 16;
   // Per-step CPU work (scheduling, input preparation, output processing):
@@ -34,6 +37,9 @@ struct EnginePreset {
   double cpu_step_ms = 1.0;
   double cpu_per_seq_us = 10.0;
   bool cpu_overlapped = false;
+  // Per-layer launch cost added to steps that compute prompt tokens, in engines that capture CUDA
+  // graphs for decode-only batches and run prefill batches eagerly (docs/sim.md, "Cost model").
+  double prefill_layer_us = 0.0;
 };
 
 // "vllm" (V1), "vllm-v0", "sglang", "trtllm". Error names the accepted values.

@@ -18,7 +18,7 @@ void resolve_scheduler(SimConfig& cfg, std::optional<int64_t> max_num_seqs, std:
   s.capacity = p.capacity;
   s.max_num_seqs = max_num_seqs.value_or(p.max_num_seqs);
   s.chunked_prefill = chunked_prefill.value_or(p.chunked_prefill);
-  s.prefill_first = p.kind == core::EngineKind::vllm_v0;
+  s.prefill_first = p.prefill_first;
   int64_t budget = max_num_batched_tokens.value_or(p.max_num_batched_tokens);
   // Without chunking a whole prompt must fit one step: V0 uses max(max_model_len, 2048).
   if (budget <= 0 || (!s.chunked_prefill && !max_num_batched_tokens)) budget = std::max<int64_t>(cfg.max_model_len, 2048);

@@ -1,0 +1,103 @@
+// sim::CostModel terms that TTFT depends on: the eager-prefill per-layer cost (only steps with
+// prompt tokens, only engines whose prefill runs without CUDA graphs) and the all-reduce's two
+// regimes (custom all-reduce for small messages, NCCL ring for large ones; PCIe its own line).
+#include "sim/cost_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace llmtriage::sim;
+
+namespace {
+
+// One request of `prompt` tokens; `computed` of them already in the cache.
+SimRequest req(int32_t prompt, int32_t computed, int32_t output = 8, int32_t generated = 0) {
+  SimRequest r;
+  r.prompt_len = prompt;
+  r.num_computed = computed;
+  r.max_output = output;
+  r.num_output = generated;
+  return r;
+}
+
+StepPlan plan_for(const std::vector<SimRequest>& reqs, const std::vector<int32_t>& new_tokens) {
+  StepPlan p;
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    p.seqs.push_back({static_cast<int32_t>(i), new_tokens[i], reqs[i].num_computed});
+    p.num_tokens += new_tokens[i];
+    if (reqs[i].prefill_done()) ++p.num_decode;
+    else ++p.num_prefill;
+  }
+  return p;
+}
+
+CostModel model(const std::string& engine, int tp = 1, bool nvlink = true, Calibration c = {}) {
+  ModelShape m;  // Llama-3.1-8B-like defaults
+  HardwareShape h;
+  h.tp = tp;
+  h.nvlink = nvlink;
+  return CostModel(m, h, c, engine_preset(engine).value());
+}
+
+}  // namespace
+
+TEST(CostModel, EagerPrefillCostIsPaidPerLayerOnlyByStepsWithPromptTokensInEnginesWithoutPrefillGraphs) {
+  // A decode step (one sequence, context 100) and a prefill step of 1 token that otherwise costs
+  // the same: the difference is exactly layers x prefill_layer_us for sglang and vllm-v0, 0 for
+  // vllm (V1, piecewise graphs) and trtllm.
+  const std::vector<SimRequest> dec = {req(100, 100, 8, 1)};  // prompt done, computing its next token
+  const std::vector<SimRequest> pre = {req(101, 100)};         // last prompt token still to compute
+  const StepPlan pd = plan_for(dec, {1}), pp = plan_for(pre, {1});
+  ASSERT_EQ(pd.num_prefill, 0);
+  ASSERT_EQ(pp.num_prefill, 1);
+  for (const auto& [engine, per_layer_us] :
+       std::vector<std::pair<std::string, double>>{{"sglang", 200}, {"vllm-v0", 200}, {"vllm", 0}, {"trtllm", 0}}) {
+    const CostModel cm = model(engine);
+    const double diff = cm.step(pp, pre).fixed_s - cm.step(pd, dec).fixed_s;
+    EXPECT_NEAR(diff, 32 * per_layer_us * 1e-6, 1e-12) << engine;
+  }
+  // The calibration overrides the preset (0 turns it off for sglang; 50 turns it on for vllm).
+  Calibration off;
+  off.prefill_layer_us = 0;
+  EXPECT_NEAR(model("sglang", 1, true, off).step(pp, pre).fixed_s, model("sglang").step(pd, dec).fixed_s, 1e-12);
+  Calibration on;
+  on.prefill_layer_us = 50;
+  EXPECT_NEAR(model("vllm", 1, true, on).step(pp, pre).fixed_s - model("vllm").step(pd, dec).fixed_s, 32 * 50e-6, 1e-12);
+}
+
+TEST(CostModel, AllReduceUsesTheCheaperOfCustomAndNcclOnNvlinkAndThePcieLineWithoutIt) {
+  const Calibration c;
+  const double hidden = 4096, layers = 32;
+  // Small step: 8 decode tokens -> 64 KiB per all-reduce: the custom all-reduce's latency rules.
+  std::vector<SimRequest> small;
+  for (int i = 0; i < 8; ++i) small.push_back(req(50, 50, 8, 1));
+  const StepPlan ps = plan_for(small, std::vector<int32_t>(8, 1));
+  const double msg_s = 8 * hidden * 2;
+  EXPECT_NEAR(model("vllm", 2).step(ps, small).allreduce_s, 2 * layers * (c.ar_latency_us * 1e-6 + msg_s / c.ar_bw), 1e-12);
+  // Large step: one 8192-token prefill chunk -> 64 MiB per all-reduce: the NCCL line is cheaper.
+  const std::vector<SimRequest> big = {req(8192, 0)};
+  const StepPlan pb = plan_for(big, {8192});
+  const double msg_b = 8192 * hidden * 2;
+  const double nccl = c.ar_large_latency_us * 1e-6 + msg_b / c.ar_large_bw;
+  ASSERT_LT(nccl, c.ar_latency_us * 1e-6 + msg_b / c.ar_bw);
+  EXPECT_NEAR(model("vllm", 2).step(pb, big).allreduce_s, 2 * layers * nccl, 1e-12);
+  // PCIe: no custom all-reduce, its own latency and bandwidth.
+  EXPECT_NEAR(model("vllm", 2, false).step(pb, big).allreduce_s,
+              2 * layers * (c.ar_latency_pcie_us * 1e-6 + msg_b / c.ar_bw_pcie), 1e-12);
+  // TP 1: none.
+  EXPECT_EQ(model("vllm", 1).step(pb, big).allreduce_s, 0.0);
+}
+
+TEST(CostModel, CalibrationFileAcceptsTheNewKeysAndStillRejectsUnknownOnes) {
+  auto c = Calibration::from_json_text(
+      R"({"prefill_layer_us": 120, "ar_large_latency_us": 25, "ar_large_bw": 3e11, "ar_bw_pcie": 1.5e10})", "cal.json");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  EXPECT_EQ(c->prefill_layer_us, 120);
+  EXPECT_EQ(c->ar_large_latency_us, 25);
+  EXPECT_EQ(c->ar_large_bw, 3e11);
+  EXPECT_EQ(c->ar_bw_pcie, 1.5e10);
+  auto bad = Calibration::from_json_text(R"({"prefill_layer": 120})", "cal.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("prefill_layer_us"), std::string::npos) << bad.error().message();
+}
