@@ -210,6 +210,7 @@ RunOutput execute(const RunPlan& plan) {
   o.summary = summarize_run(o.run.records, so);
   o.meta = plan.meta;
   o.meta.start_unix_s = o.run.start_unix_s;
+  o.meta.run_tag = o.run.run_tag;
   o.meta.wall_s = o.run.wall_s;
   o.meta.loop_lag_s = o.run.loop_lag_s;
   o.meta.connections_opened = o.run.connections_opened;

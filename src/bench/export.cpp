@@ -70,6 +70,7 @@ nlohmann::json json_summary(const RunSummary& s, const RunMeta& m) {
               {"mode", m.mode}, {"burstiness", m.burstiness}, {"concurrency", m.concurrency},
               {"num_requests", m.num_requests}, {"warmup", m.warmup}, {"start_unix_s", m.start_unix_s},
               {"wall_s", m.wall_s}, {"connections_opened", m.connections_opened}};
+  if (!m.run_tag.empty()) j["run"]["run_tag"] = m.run_tag;
   if (m.ramp_to) j["run"]["ramp_to"] = *m.ramp_to;
   if (m.max_concurrency) j["run"]["max_concurrency"] = *m.max_concurrency;
   j["config"] = m.config;

@@ -35,6 +35,7 @@ struct RunMeta {
   int64_t num_requests = 0;
   int64_t warmup = 0;
   double start_unix_s = 0;
+  std::string run_tag;   // X-Request-Id prefix: record ids are "<run_tag>-<index>"
   double wall_s = 0;
   core::Summary loop_lag_s;
   uint64_t connections_opened = 0;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "ingest/records.h"
 
 namespace llmtriage::bench {
@@ -54,6 +56,8 @@ std::string to_jsonl_line(const BenchRecord& r) {
   if (r.end_s) s += fmt::format(",\"done_s\":{}", *r.end_s);
   if (r.server_completion_tokens) s += fmt::format(",\"server_output_tokens\":{}", *r.server_completion_tokens);
   s += fmt::format(",\"client_output_tokens\":{}", r.client_tokens());
+  if (!r.set_id.empty() && r.set_id != std::to_string(r.index))
+    s += ",\"set_id\":" + nlohmann::json(r.set_id).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   s += '}';
   return s;
 }

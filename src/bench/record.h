@@ -13,7 +13,8 @@
 namespace llmtriage::bench {
 
 struct BenchRecord {
-  std::string id;
+  std::string id;                  // "<run tag>-<index>", sent as X-Request-Id
+  std::string set_id;              // the request set's id for it (RequestSpec::id)
   int64_t index = 0;
   bool warmup = false;             // excluded from every statistic
   double scheduled_s = 0;          // the schedule's instant (closed loop: when a slot freed)

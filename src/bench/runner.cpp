@@ -10,7 +10,10 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/clock.h"
+#include "core/rng.h"
 #include "ingest/metrics_engine.h"
 #include "net/client.h"
 
@@ -111,6 +114,7 @@ void launch_locked(State& st, size_t i, std::optional<Tp> released) {
   req.body = std::move(st.bodies[i]);
   req.bearer_token = st.o.api_key;
   req.timeouts = st.o.timeouts;
+  req.headers.push_back({"X-Request-Id", r.id});
   net::StreamHandlers h;
   h.on_event = [s, &st](const net::SseEvent& ev, Tp arrived) {
     BenchRecord& rec = *s->rec;
@@ -205,6 +209,13 @@ bool shows_waiting(const std::string& text) {
   return false;
 }
 
+// Unique enough to tell runs apart in a server's records: the Unix clock in microseconds and
+// the pid, mixed; 12 hex digits.
+std::string new_run_tag() {
+  const auto us = static_cast<uint64_t>(core::unix_now_s() * 1e6);
+  return fmt::format("{:012x}", core::splitmix64_mix(us ^ (static_cast<uint64_t>(::getpid()) << 40)) >> 16);
+}
+
 }  // namespace
 
 std::string failure_category(net::Failure f) { return net::to_string(f); }
@@ -216,14 +227,16 @@ RunResult run_load(const RequestSet& set, const RunnerOptions& o) {
   State st(o);
   st.url = o.base_url + api_path(o.body.api);
   const size_t n = set.requests.size();
+  res.run_tag = o.run_tag.empty() ? new_run_tag() : o.run_tag;
   st.recs.resize(n);
   st.bodies.reserve(n);
   st.handles.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const auto& spec = set.requests[i];
     auto& r = st.recs[i];
-    r.id = spec.id;
     r.index = static_cast<int64_t>(i);
+    r.id = fmt::format("{}-{}", res.run_tag, r.index);
+    r.set_id = spec.id;
     r.warmup = static_cast<int64_t>(i) < o.warmup;
     r.input_tokens = spec.input_tokens;
     r.max_tokens = spec.max_tokens;

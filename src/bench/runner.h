@@ -40,6 +40,10 @@ struct RunnerOptions {
   std::string base_url;  // "http://127.0.0.1:8000" (the API path is appended)
   BodyOptions body;
   std::string api_key;   // sent as a bearer token; never logged
+  // Every request carries `X-Request-Id: <run_tag>-<index>` (vLLM takes it as its request id, sim
+  // serve --records writes it), and the records keep that id, so client and server records join
+  // exactly. "" = a fresh tag per run (12 hex digits from the clock and the pid).
+  std::string run_tag;
   // Open loop when `schedule` is set (one offset per request); closed loop otherwise.
   std::optional<std::vector<double>> schedule;
   int64_t concurrency = 1;                  // closed loop
@@ -64,6 +68,7 @@ struct RunResult {
   bool interrupted = false;  // ended by RunnerOptions::stop
   double wall_s = 0;
   double start_unix_s = 0;
+  std::string run_tag;               // the X-Request-Id prefix this run used
   uint64_t connections_opened = 0;
   std::optional<bool> server_waiting;  // a during-run scrape showed waiting requests
 };

@@ -36,6 +36,7 @@ struct ServeOpts {
   int threads = 1;
   bool no_access_log = false;
   double log_interval = 10.0;
+  std::optional<std::string> records;
 };
 
 core::Error usage(std::string where, std::string expected, std::string found) {
@@ -72,6 +73,7 @@ Command make_sim_serve_command() {
       {"--log-file", "", "write the engine log (vLLM format) and access lines here instead of stderr", &o->log_file},
       {"--no-access-log", "", "do not log one line per HTTP request", &o->no_access_log},
       {"--log-interval", "", "virtual seconds between periodic stats lines (vLLM: 10)", &o->log_interval},
+      {"--records", "", "append one request record per request to this JSONL (llmtriage.request.v1; id = the client's X-Request-Id; wall-clock TTFT/E2E as the server saw them)", &o->records},
   });
   c.run = [o](Context& ctx) -> int {
     if (!(o->time_scale > 0) || o->time_scale > 1e6) return fail(ctx, usage("--time-scale", "a number in (0, 1e6]", std::to_string(o->time_scale)));
@@ -149,6 +151,11 @@ Command make_sim_serve_command() {
     so.loop.cache.prefix_caching = s.config.prefix_caching;
     so.loop.cache.gpu_memory_utilization = s.deployment.gpu_memory_utilization;
     so.loop.cache.num_gpu_blocks = s.config.num_blocks;
+    if (o->records) {
+      auto w = serve::RecordsWriter::open(*o->records);
+      if (!w.ok()) return fail(ctx, w.error());
+      so.loop.records = std::move(*w);  // flushed when the server is gone (the last holder closes it)
+    }
 
     // Block SIGINT/SIGTERM before any thread starts, so only sigwait below receives them.
     sigset_t set;

@@ -36,6 +36,7 @@ struct Stream {
   int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ended = false;  // answered, or aborted
   std::string head;    // chunk prefix: {"id":...,"object":...,"created":...,"model":...,"choices":[
+  std::shared_ptr<PendingRecord> rec;  // --records: this request's record until it ends
 };
 
 namespace {
@@ -44,6 +45,37 @@ namespace {
 std::string json_str(const std::string& s) { return nlohmann::json(s).dump(); }
 
 std::string reason_json(const std::string& s) { return s.empty() ? "null" : json_str(s); }
+
+// --records: the record's request-side fields, when the engine accepts the request.
+void start_record(Stream& st, const LoopOptions& o, const Arrival& a) {
+  st.rec = std::make_shared<PendingRecord>(o.records);
+  ServedRecord& r = st.rec->rec;
+  r.id = a.client_id.empty() ? st.id : a.client_id;
+  r.response_id = st.id;
+  r.received = a.received == SteadyTime{} ? std::chrono::steady_clock::now() : a.received;
+  r.model = st.req.model.empty() ? o.served_model_name : st.req.model;
+  r.max_tokens = st.req.max_tokens;
+  r.n = st.req.n;
+  r.temperature = st.req.temperature;
+  r.top_p = st.req.top_p;
+  r.ignore_eos = st.req.ignore_eos;
+  r.stream = st.req.stream;
+  r.time_scale = o.time_scale;
+  r.input_tokens = st.prompt_tokens;
+}
+
+// The response is out (category "") or cut: the record's end. A finished response's last bytes
+// are stamped on the connection's loop, after the writes queued before this job.
+void end_record(Stream& st, const char* category) {
+  if (!st.rec) return;
+  ServedRecord& r = st.rec->rec;
+  r.error_category = category;
+  r.output_tokens = st.completion_tokens;
+  if (!st.choices.empty()) r.finish_reason = st.choices.front().finish_reason;
+  r.end_engine = std::chrono::steady_clock::now();
+  if (*category == 0) st.w->post([p = std::move(st.rec)] { p->rec.end_socket = std::chrono::steady_clock::now(); });
+  st.rec.reset();
+}
 
 }  // namespace
 
@@ -115,17 +147,18 @@ void EngineLoop::run() {
   }
 }
 
-void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w) {
+void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w, Arrival a) {
   queued_.fetch_sub(1, std::memory_order_relaxed);
   if (w->closed()) return;  // the client left while the request waited for the engine thread
   auto st = std::make_shared<Stream>();
   st->w = std::move(w);
   st->req = std::move(req);
   const uint64_t salt = core::splitmix64_mix(next_id_++ ^ static_cast<uint64_t>(t0_.time_since_epoch().count()));
-  st->id = fmt::format("{}{:016x}", st->req.chat ? "chatcmpl-" : "cmpl-", salt);
+  const char* prefix = st->req.chat ? "chatcmpl-" : "cmpl-";
+  st->id = a.client_id.empty() ? fmt::format("{}{:016x}", prefix, salt) : prefix + a.client_id;
   st->created = static_cast<int64_t>(std::time(nullptr));
   st->model_json = json_str(opt_.served_model_name);
-  st->head = fmt::format(R"({{"id":"{}","object":"{}","created":{},"model":{},"choices":[)", st->id,
+  st->head = fmt::format(R"({{"id":{},"object":"{}","created":{},"model":{},"choices":[)", json_str(st->id),
                          st->req.chat ? "chat.completion.chunk" : "text_completion", st->created, st->model_json);
   const double v = virtual_now();
   const auto& cfg = engine_.config();
@@ -149,6 +182,7 @@ void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w) 
     by_req_[id] = {st, static_cast<int>(i)};
     ++metrics_[static_cast<size_t>(engine_.request(id).replica)]->requests_received;
   }
+  if (opt_.records) start_record(*st, opt_, a);
   ++live_streams_;
   if (st->req.stream) st->w->begin_sse();
   std::weak_ptr<Stream> weak = st;
@@ -219,6 +253,13 @@ void EngineLoop::emit(Stream& st, Choice& c, int32_t upto, double t) {
                                              c.index, json_str(piece), fin, stop, usage));
     }
   }
+  if (st.rec && st.rec->rec.first_token_engine == SteadyTime{} && upto > c.sent) {
+    // --records: the first token's bytes are queued; stamp when the connection's loop has handed
+    // them to the socket (its jobs run in order). Non-streamed answers keep the engine's instant.
+    st.rec->rec.first_token_engine = std::chrono::steady_clock::now();
+    st.rec->rec.sim_ttft_s = t - engine_.request(c.req).arrival_s;
+    if (st.req.stream) st.w->post([p = st.rec] { p->rec.first_token_socket = std::chrono::steady_clock::now(); });
+  }
   c.sent = upto;
   if (c.sent >= c.plan.output_tokens) finish_choice(st, c, c.plan.finish_reason);
 }
@@ -263,6 +304,7 @@ void EngineLoop::complete(Stream& st) {
       st.w->send_event(st.head + fmt::format(R"(],"usage":{}}})", usage_json(st.prompt_tokens, st.completion_tokens).dump()));
     st.w->send_event("[DONE]");
     st.w->finish();
+    end_record(st, "");
     return;
   }
   nlohmann::json choices = nlohmann::json::array();
@@ -277,6 +319,7 @@ void EngineLoop::complete(Stream& st) {
                          {"created", st.created}, {"model", opt_.served_model_name}, {"choices", std::move(choices)},
                          {"usage", usage_json(st.prompt_tokens, st.completion_tokens)}};
   st.w->respond(200, body.dump());
+  end_record(st, "");
 }
 
 void EngineLoop::abort_stream(const std::shared_ptr<Stream>& st) {
@@ -284,6 +327,7 @@ void EngineLoop::abort_stream(const std::shared_ptr<Stream>& st) {
   st->ended = true;
   --live_streams_;
   ++aborted_;
+  end_record(*st, "client_closed");
   const double v = virtual_now();
   for (auto& c : st->choices) {
     if (c.done || c.req < 0) continue;

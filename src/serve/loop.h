@@ -21,6 +21,7 @@
 #include "net/server.h"
 #include "serve/metrics.h"
 #include "serve/openai.h"
+#include "serve/records_writer.h"
 #include "sim/online.h"
 #include "sim/stats.h"
 
@@ -34,6 +35,14 @@ struct LoopOptions {
   std::string served_model_name;
   CacheInfo cache;
   double log_interval_s = 10.0;  // virtual seconds between stats lines (VLLM_LOG_STATS_INTERVAL)
+  std::shared_ptr<RecordsWriter> records;  // --records: one record per request (null: none)
+};
+
+// What the HTTP layer knew of a request beyond its body.
+struct Arrival {
+  std::string client_id;  // usable X-Request-Id ("" = none): the record's id, and the response
+                          // id after "cmpl-" / "chatcmpl-" as vLLM builds it
+  std::chrono::steady_clock::time_point received{};  // whole request received (unset: now)
 };
 
 struct Choice;
@@ -50,7 +59,7 @@ class EngineLoop {
   // Engine thread only (inside a posted job):
   double virtual_now() const;
   // Accepts a validated request and starts streaming/answering it on `w`.
-  void submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w);
+  void submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w, Arrival a = {});
   std::string render_metrics();
   nlohmann::json fault_json() const;
   sim::OnlineEngine& engine() { return engine_; }

@@ -92,7 +92,8 @@ void SimServer::Impl::generate(net::ServerRequest& rq, std::shared_ptr<net::Resp
   }
   loop.note_incoming();
   auto req = std::make_shared<GenRequest>(std::move(*r));
-  loop.post([this, req, w] { loop.submit(std::move(*req), w); });
+  Arrival a{usable_request_id(rq.header("X-Request-Id")), rq.received};  // vLLM honours X-Request-Id too
+  loop.post([this, req, w, a = std::move(a)]() mutable { loop.submit(std::move(*req), w, std::move(a)); });
 }
 
 void SimServer::Impl::tokenize_route(net::ServerRequest& rq, const std::shared_ptr<net::ResponseWriter>& w) {

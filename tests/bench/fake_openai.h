@@ -20,6 +20,7 @@ struct SeenRequest {
   int64_t max_tokens = 0, min_tokens = 0;
   bool ignore_eos = false;
   std::string authorization;
+  std::string request_id;  // X-Request-Id
 };
 
 class FakeOpenAi {

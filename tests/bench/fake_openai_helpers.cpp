@@ -52,6 +52,7 @@ FakeOpenAi::FakeOpenAi(int token_gap_ms) : gap_ms_(token_gap_ms) {
       s.ignore_eos = j.value("ignore_eos", false);
     }
     if (auto* a = req.header("Authorization")) s.authorization = *a;
+    if (auto* id = req.header("X-Request-Id")) s.request_id = *id;
     {
       std::lock_guard lk(mu_);
       seen_.push_back(s);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "bench/schedule.h"
 #include "bench/summary.h"
@@ -64,6 +65,17 @@ TEST(Runner, ClosedLoopExactCountsAndLengths) {
   }
   auto seen = srv.seen();
   ASSERT_EQ(seen.size(), 20u);
+  // Every request carried X-Request-Id "<run tag>-<index>", and its record keeps that id.
+  ASSERT_FALSE(res.run_tag.empty());
+  std::set<std::string> sent_ids, record_ids;
+  for (const auto& s : seen) sent_ids.insert(s.request_id);
+  for (const auto& r : res.records) {
+    EXPECT_EQ(r.id, res.run_tag + "-" + std::to_string(r.index));
+    EXPECT_EQ(r.set_id, std::to_string(r.index));  // the synthetic set's own ids
+    record_ids.insert(r.id);
+  }
+  EXPECT_EQ(sent_ids, record_ids);
+  EXPECT_EQ(record_ids.size(), 20u);
   for (const auto& s : seen) {
     EXPECT_EQ(s.prompt_ids, 32u);
     EXPECT_EQ(s.max_tokens, 5);
@@ -89,11 +101,17 @@ TEST(Runner, OpenLoopFollowsTheScheduleAndScrapesMetrics) {
   o.schedule = *sched;
   o.scrape_interval_s = 0.05;
   o.warmup = 5;
+  o.run_tag = "tagged";  // a caller's own tag is used as given
   auto res = run_load(set, o);
   ASSERT_EQ(res.records.size(), 30u);
+  EXPECT_EQ(res.run_tag, "tagged");
+  std::set<std::string> sent;
+  for (const auto& s : srv.seen()) sent.insert(s.request_id);
   for (size_t i = 0; i < 30; ++i) {
     const auto& r = res.records[i];
     ASSERT_TRUE(r.ok()) << r.error_detail;
+    EXPECT_EQ(r.id, "tagged-" + std::to_string(i));
+    EXPECT_EQ(sent.count(r.id), 1u);
     EXPECT_EQ(r.scheduled_s, (*sched)[i]);
     EXPECT_GE(*r.send_s, r.scheduled_s);  // never early
     EXPECT_EQ(r.warmup, i < 5);

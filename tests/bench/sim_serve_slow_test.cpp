@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -40,12 +41,16 @@ std::string run(const std::string& args, int* code) {
 struct SimServe {
   pid_t pid = -1;
   int port = 0;
-  SimServe() {
+  explicit SimServe(const std::string& records = "") {
     port = free_port();
     pid = fork();
     if (pid == 0) {
       const std::string p = std::to_string(port);
-      execl(LLMTRIAGE_BINARY, LLMTRIAGE_BINARY, "sim", "serve", "--port", p.c_str(), static_cast<char*>(nullptr));
+      if (records.empty())
+        execl(LLMTRIAGE_BINARY, LLMTRIAGE_BINARY, "sim", "serve", "--port", p.c_str(), static_cast<char*>(nullptr));
+      else
+        execl(LLMTRIAGE_BINARY, LLMTRIAGE_BINARY, "sim", "serve", "--port", p.c_str(), "--records", records.c_str(),
+              static_cast<char*>(nullptr));
       _exit(127);
     }
     for (int i = 0; i < 100; ++i) {  // wait for /health
@@ -57,10 +62,12 @@ struct SimServe {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }
-  ~SimServe() {
+  ~SimServe() { stop(); }
+  void stop() {
     if (pid > 0) {
       kill(pid, SIGTERM);
       waitpid(pid, nullptr, 0);
+      pid = -1;
     }
   }
 };
@@ -97,4 +104,44 @@ TEST(BenchVsSimServe, ExactCountsLengthsAndMetrics) {
   EXPECT_NE(metrics->find("\"phase\":\"before\""), std::string::npos);
   EXPECT_NE(metrics->find("\"phase\":\"after\""), std::string::npos);
   EXPECT_NE(metrics->find("vllm:num_requests_running"), std::string::npos);
+}
+
+// The client's records and the server's (--records) join exactly on the X-Request-Id the load
+// generator sends: same ids, same token counts on both sides.
+TEST(BenchVsSimServe, ClientAndServerRecordsJoinOnRequestId) {
+  const auto dir = (std::filesystem::path(::testing::TempDir()) / "bench_vs_sim_join").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  SimServe s(dir + "/server.jsonl");
+  int code = -1;
+  auto out = run("bench --endpoint http://127.0.0.1:" + std::to_string(s.port) +
+                     " --model meta-llama/Llama-3.1-8B-Instruct --input-len 16 --output-len 6 --num-requests 24 "
+                     "--concurrency 6 --seed 3 --scrape-interval 0 --out " + dir + "/client --json",
+                 &code);
+  ASSERT_TRUE(code == 0 || code == 1) << out;
+  s.stop();  // SIGTERM flushes the server's records
+  auto summary = nlohmann::json::parse(out.substr(out.find('{')), nullptr, false);
+  ASSERT_FALSE(summary.is_discarded()) << out;
+  const std::string tag = summary["run"].value("run_tag", "");
+  ASSERT_FALSE(tag.empty()) << out;
+  auto client = llmtriage::ingest::read_records_file(dir + "/client/records.jsonl");
+  auto server = llmtriage::ingest::read_records_file(dir + "/server.jsonl");
+  ASSERT_TRUE(client.ok() && server.ok());
+  EXPECT_EQ(server->records_bad, 0);
+  ASSERT_EQ(client->records.size(), 24u);
+  std::map<std::string, llmtriage::core::RequestRecord> by_id;
+  for (const auto& r : server->records) by_id[r.id] = r;
+  EXPECT_EQ(by_id.size(), 24u);  // the readiness probes asked for another model: 404, no record
+  for (const auto& c : client->records) {
+    SCOPED_TRACE(c.id);
+    EXPECT_EQ(c.id.rfind(tag + "-", 0), 0u);
+    ASSERT_EQ(by_id.count(c.id), 1u);
+    const auto& r = by_id[c.id];
+    EXPECT_EQ(r.status, llmtriage::core::RequestStatus::ok);
+    EXPECT_EQ(r.input_tokens, c.input_tokens);
+    EXPECT_EQ(r.output_tokens, c.output_tokens);
+    ASSERT_TRUE(r.ttft_s && r.e2e_s && c.ttft_s);
+    EXPECT_LE(*r.ttft_s, *r.e2e_s);
+  }
+  std::filesystem::remove_all(dir);
 }
