@@ -1,11 +1,13 @@
 // The case corpus (tests/data/diagnose/cases/) through the binary, the way an operator runs it:
 // `llmtriage diagnose --log engine.log --records ... --observe-file observe.txt --json`. The fast
 // runner (cases_test.cpp) builds the Evidence itself; this one checks that the CLI's own input
-// gathering reaches the same top finding. Cases whose inputs the CLI has no flag for (saved
-// /metrics expositions, nvidia-smi CSV, DCGM files) are skipped with the reason.
+// gathering reaches the same top finding. Saved /metrics expositions and GPU readings go in as
+// `--metrics-file` / `--gpu-file`, whose time is the file's modification time: the runner copies
+// them to a temp folder stamped `scrape_interval_s` apart, as an operator's saved scrapes would be.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -78,11 +80,23 @@ class CaseCli : public ::testing::TestWithParam<std::string> {};
 TEST_P(CaseCli, TopFinding) {
   const fs::path dir = cases_root() / GetParam();
   json m = json::parse(read_text(dir / "case.json"));
-  for (const char* kind : {"metrics", "nvidia_smi", "dcgm"})
-    for (const auto& p : files_with_prefix(dir, kind, ""))
-      GTEST_SKIP() << p.filename() << ": the CLI takes no saved file of this kind (only live scrapes or a snapshot)";
-
   std::string args = "--json --no-what-if";
+  // Saved readings: each kind in name order, stamped scrape_interval_s apart (ending a minute ago).
+  const fs::path stamped = fs::temp_directory_path() / ("llmtriage-cases-" + std::to_string(::getpid()) + "-" + GetParam());
+  fs::remove_all(stamped);
+  const double interval = m.value("scrape_interval_s", 15.0);
+  for (const auto& [kind, flag] : {std::pair{"metrics", "--metrics-file"}, {"dcgm", "--metrics-file"}, {"nvidia_smi", "--gpu-file"}}) {
+    const auto files = files_with_prefix(dir, kind, "");
+    for (size_t i = 0; i < files.size(); ++i) {
+      fs::create_directories(stamped);
+      const fs::path copy = stamped / files[i].filename();
+      fs::copy_file(files[i], copy, fs::copy_options::overwrite_existing);
+      const auto back = std::chrono::duration_cast<fs::file_time_type::duration>(
+          std::chrono::duration<double>(60 + interval * static_cast<double>(files.size() - 1 - i)));
+      fs::last_write_time(copy, fs::file_time_type::clock::now() - back);
+      args += std::string(" ") + flag + " " + sh_quote(copy.string());
+    }
+  }
   for (const auto& p : files_with_prefix(dir, "engine", ".log")) args += " --log " + sh_quote(p.string());
   for (const auto& p : files_with_prefix(dir, "records", "")) args += " --records " + sh_quote(p.string());
   if (fs::exists(dir / "engine_args.txt")) {
@@ -101,6 +115,7 @@ TEST_P(CaseCli, TopFinding) {
   if (m.contains("symptom") && !m["symptom"].is_null()) args += " --symptom " + m["symptom"].get<std::string>();
 
   CliRun r = run(args);
+  fs::remove_all(stamped);
   ASSERT_TRUE(r.status == 0 || r.status == 1) << "exit " << r.status << " for: llmtriage diagnose " << args << "\n" << r.out;
   std::string doc = r.out.substr(0, r.out.find("\n[stderr]\n"));
   json d = json::parse(doc, nullptr, false);
