@@ -5,6 +5,7 @@ namespace llmtriage::cli {
 // Declarations of the make_*_command() factories, one per <name>_cmd.cpp.
 Command make_sim_run_command();
 Command make_sim_serve_command();
+Command make_sim_calibrate_command();
 Command make_ledger_command();
 Command make_snapshot_command();
 Command make_snapshot_show_command();
@@ -21,6 +22,7 @@ std::vector<Command> all_commands() {
   std::vector<Command> c;
   c.push_back(make_sim_run_command());
   c.push_back(make_sim_serve_command());
+  c.push_back(make_sim_calibrate_command());
   c.push_back(make_ledger_command());
   c.push_back(make_snapshot_command());
   c.push_back(make_snapshot_show_command());

@@ -273,9 +273,10 @@ core::Result<std::vector<std::string>> parse_fit_list(const std::string& csv) {
 
 nlohmann::json CalibrateResult::calibration_json() const {
   const Calibration& c = fitted;
-  nlohmann::json j = {{"mfu", c.mfu}, {"mfu_fp8", c.mfu_fp8}, {"mbu", c.mbu}, {"attn_eff", c.attn_eff},
-                      {"layer_fixed_us", c.layer_fixed_us}, {"ar_latency_us", c.ar_latency_us},
-                      {"ar_latency_pcie_us", c.ar_latency_pcie_us}, {"ar_bw", c.ar_bw}};
+  nlohmann::json j = start_json.is_object() ? start_json : nlohmann::json::object();
+  j.update({{"mfu", c.mfu}, {"mfu_fp8", c.mfu_fp8}, {"mbu", c.mbu}, {"attn_eff", c.attn_eff},
+            {"layer_fixed_us", c.layer_fixed_us}, {"ar_latency_us", c.ar_latency_us},
+            {"ar_latency_pcie_us", c.ar_latency_pcie_us}, {"ar_bw", c.ar_bw}});
   if (c.cpu_step_ms >= 0) j["cpu_step_ms"] = c.cpu_step_ms;
   if (c.cpu_per_seq_us >= 0) j["cpu_per_seq_us"] = c.cpu_per_seq_us;
   if (c.cpu_overlapped >= 0) j["cpu_overlapped"] = c.cpu_overlapped == 1;
@@ -356,6 +357,7 @@ core::Result<CalibrateResult> calibrate(const std::vector<core::RequestRecord>& 
                             "them closed-loop at N requests in flight (vllm bench serve --max-concurrency)");
 
   CalibrateResult res;
+  res.start_json = opt.start_json;
   res.records_total = records.size();
   res.records_used = use.size();
   Problem pb;
@@ -505,9 +507,15 @@ core::Result<CalibrateResult> calibrate(const std::vector<core::RequestRecord>& 
     res.params.push_back(p);
   }
   // A probe may have found a better point: the fit is the best point seen.
+  // Written to 6 significant digits (exp(log(50)) is not 50; the objective cannot tell them apart).
   const std::vector<double> xb = search.best();
-  for (size_t i = 0; i < n; ++i) res.params[i].value = std::exp(xb[i]);
-  res.fitted = cal_at(xb);
+  res.fitted = base.calibration;
+  for (size_t i = 0; i < n; ++i) {
+    const double v = std::exp(xb[i]);
+    const double scale = std::pow(10.0, 5 - std::floor(std::log10(v)));
+    res.params[i].value = std::round(v * scale) / scale;
+    *field(res.fitted, opt.fit[i]) = res.params[i].value;
+  }
   res.objective_after = search.best_f();
   res.simulations = sims;
 
@@ -520,7 +528,7 @@ core::Result<CalibrateResult> calibrate(const std::vector<core::RequestRecord>& 
       res.metrics.push_back({std::string(name) + "." + qn, q_of(*mcol, q), q_of(b, q), q_of(a, q)});
     if (!pb.matched) continue;
     PerRequestError e;
-    e.metric = std::string(name).substr(0, 4);
+    e.metric = std::string(name).substr(0, std::string(name).size() - 3);  // "ttft_ms" -> "ttft"
     std::vector<double> eb, ea;
     for (size_t i = 0; i < pb.meas.size(); ++i) {
       const double m = pb.meas[i].*g;

@@ -54,6 +54,9 @@ struct CalibrateOptions {
   size_t min_records = 100;     // fewer usable records -> a warning (p90 from < 10 requests)
   // Called after each simulation: simulations run, budget, best objective so far.
   std::function<void(int, int, double)> on_progress{};
+  // The starting calibration file's JSON object, if any: the written file keeps its keys (also
+  // ones this code does not name) with the fitted values on top.
+  nlohmann::json start_json = nlohmann::json::object();
 };
 
 struct FittedParam {
@@ -90,6 +93,7 @@ struct CalibrateResult {
   size_t records_total = 0, records_used = 0, records_with_ttft = 0, records_with_tpot = 0;
   std::string replay;                         // "trace replay of 300 requests over 60.2 s" / closed loop
   std::vector<std::string> warnings;
+  nlohmann::json start_json = nlohmann::json::object();  // CalibrateOptions::start_json
 
   // The calibration file: every constant of `fitted` (loadable by Calibration::from_json_text and
   // `sim run --calibration`), preset-dependent CPU keys only when set.

@@ -107,11 +107,14 @@ TEST(Calibrate, SameInputSameFit) {
   CalibrateOptions opt;
   opt.fit = {"mbu"};
   opt.max_simulations = 20;
+  opt.start_json = {{"_note", "from the lab"}, {"mbu", 0.75}};  // a starting file's own keys are kept
   auto a = calibrate(recs, base_config("{}", 120), opt), b = calibrate(recs, base_config("{}", 120), opt);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->calibration_json().dump(), b->calibration_json().dump());
   EXPECT_EQ(a->simulations, b->simulations);
   EXPECT_NEAR(a->params[0].value, 0.6, 0.6 * 0.02);  // bandwidth alone is pinned tightly
+  EXPECT_EQ(a->calibration_json().value("_note", ""), "from the lab");
+  EXPECT_DOUBLE_EQ(a->calibration_json().value("mbu", 0.0), a->params[0].value);
 }
 
 TEST(Calibrate, ClosedLoopReplayWhenTheSourceHasNoArrivalTimes) {
