@@ -62,7 +62,10 @@ int main(int argc, char** argv) {
   }
   // Two modes: streaming (each record built, checked and handed to a callback: the reading rate)
   // and stored (all records kept in memory, as `records summary` does).
-  double best_ours = 1e30, best_wc = 1e30, best_stored = 1e30, cpu_ours = 1e30, cpu_wc = 1e30;
+  double best_ours = 1e30, best_wc = 1e30, best_stored = 1e30, cpu_ours = 1e30, cpu_wc = 1e30,
+         cpu_stored = 1e30;
+  double load[3] = {0, 0, 0};
+  (void)getloadavg(load, 3);
   size_t records = 0;
   for (int rep = 0; rep < 2; ++rep) {
     size_t seen = 0;
@@ -81,7 +84,9 @@ int main(int argc, char** argv) {
     records = seen;
     if (rep == 0) fmt::print("streamed {} records (sum of input tokens {:.0f})\n", seen, in_sum);
     t0 = now_s();
+    c0 = std::clock();
     auto stored = llmtriage::ingest::read_records_file(path);
+    cpu_stored = std::min(cpu_stored, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
     t1 = now_s();
     best_stored = std::min(best_stored, t1 - t0);
     double cc0 = children_cpu_s();
@@ -106,6 +111,10 @@ int main(int argc, char** argv) {
   fmt::print("ratio ours/wc throughput (wall): {:.3f}\n", best_wc / best_ours);
   fmt::print("CPU seconds: ours (streaming) {:.3f} = {:.2f} M records/s per core; wc -l {:.3f}; ratio {:.3f}\n",
              cpu_ours, records / cpu_ours / 1e6, cpu_wc, cpu_wc / cpu_ours);
+  fmt::print("CPU seconds: ours (stored) {:.3f} = {:.2f} M records/s per core\n", cpu_stored,
+             records / cpu_stored / 1e6);
+  fmt::print("load average at start: {:.2f} {:.2f} {:.2f} (other processes share the cores: read CPU seconds)\n",
+             load[0], load[1], load[2]);
   std::remove(path.c_str());
   return 0;
 }

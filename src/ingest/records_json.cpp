@@ -1,8 +1,10 @@
 #include "ingest/records_json.h"
 
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cmath>
+#include <cstring>
 
 #include "ingest/log_text.h"
 
@@ -222,6 +224,34 @@ std::string unescape(const Value& v) {
   return out;
 }
 
+namespace {
+// Appends the run of digits at p to m (m = m * 10^k + digits), counting them; returns the end.
+// Eight digits at a time where eight bytes are left (the check and conversion fast_float uses);
+// m wraps past 19 digits, which callers reject by the count.
+const char* digit_run(const char* p, const char* e, uint64_t& m, int& count) {
+  if constexpr (std::endian::native == std::endian::little) {
+    while (e - p >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      if (((w & 0xF0F0F0F0F0F0F0F0) | (((w + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) !=
+          0x3333333333333333)
+        break;
+      w = ((w & 0x0F0F0F0F0F0F0F0F) * 2561) >> 8;           // pairs: 10*d0 + d1 per 16 bits
+      w = ((w & 0x00FF00FF00FF00FF) * 6553601) >> 16;       // quads per 32 bits
+      w = ((w & 0x0000FFFF0000FFFF) * 42949672960001) >> 32;  // all eight
+      m = m * 100000000 + w;
+      count += 8;
+      p += 8;
+    }
+  }
+  while (p < e && logtext::is_digit(*p)) {
+    m = m * 10 + static_cast<uint64_t>(*p++ - '0');
+    ++count;
+  }
+  return p;
+}
+}  // namespace
+
 bool parse_number(std::string_view s, double& out) {
   static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -232,20 +262,15 @@ bool parse_number(std::string_view s, double& out) {
   if (neg) ++p;
   uint64_t m = 0;
   int digits = 0, frac = 0;
-  bool plain = p < e && logtext::is_digit(*p);
-  while (p < e && logtext::is_digit(*p)) {
-    m = m * 10 + static_cast<uint64_t>(*p++ - '0');
-    ++digits;
-  }
+  p = digit_run(p, e, m, digits);
+  bool plain = digits > 0;
   if (plain && p < e) {
     // Only "." followed by digits to the end stays on the fast path ("1.", "1e5" do not).
-    plain = *p == '.' && p + 1 < e;
-    if (plain) ++p;
-    while (plain && p < e) {
-      if (!logtext::is_digit(*p)) { plain = false; break; }
-      m = m * 10 + static_cast<uint64_t>(*p++ - '0');
-      ++digits;
-      ++frac;
+    plain = *p == '.';
+    if (plain) {
+      p = digit_run(p + 1, e, m, frac);
+      digits += frac;
+      plain = frac > 0 && p == e;
     }
   }
   // digits <= 19 keeps m from wrapping; m <= 2^53 and 10^frac <= 10^22 are exact doubles.
@@ -255,6 +280,28 @@ bool parse_number(std::string_view s, double& out) {
     out = neg ? -d : d;
     return true;
   }
+#if defined(__x86_64__) && defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 64
+  // 17-19 significant digits (most shortest-form doubles): m < 10^19 < 2^64 and 10^frac
+  // (frac <= 27, 5^27 < 2^64) are exact in x87's 64-bit mantissa, so q = m / 10^frac is the
+  // exact quotient x correctly rounded to 64 bits. Rounding q again to 53 bits gives x
+  // correctly rounded unless q is exactly halfway between two doubles (low 11 bits 0x400):
+  // every such midpoint is a 64-bit value, and rounding is monotonic, so q can only cross one
+  // by landing on it. That case goes to from_chars.
+  if (plain && digits <= 19 && frac <= 27) {
+    static constexpr long double kPow10L[] = {
+        1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+        1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+        1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+    long double q = static_cast<long double>(m) / kPow10L[frac];
+    uint64_t mant;
+    std::memcpy(&mant, &q, 8);  // the 64-bit significand, explicit integer bit on top
+    if ((mant & 0x7FF) != 0x400) {
+      double d = static_cast<double>(q);
+      out = neg ? -d : d;
+      return true;
+    }
+  }
+#endif
   double d = 0;
   auto r = std::from_chars(s.data(), s.data() + s.size(), d);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return false;

@@ -48,7 +48,8 @@ std::string unescape(const Value& v);
 // A JSON number token ("-12.5", "1e-3") as std::from_chars reads it, the whole token or false.
 // Plain decimals of up to 19 digits whose mantissa fits 2^53 and with at most 22 fraction digits
 // are m / 10^k: both exact doubles, so one IEEE division is correctly rounded (Clinger's fast
-// path) and the result is bit-identical to from_chars; anything else goes to from_chars.
+// path) and the result is bit-identical to from_chars; up to 19 digits on x86-64 an 80-bit
+// division with a halfway check (records_json.cpp); anything else goes to from_chars.
 // Infinity and NaN spellings are accepted as from_chars accepts them: callers check finiteness.
 bool parse_number(std::string_view s, double& out);
 // A number from a number value, or from a string value that holds one (`as_string` set then).

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -38,7 +39,10 @@ TEST(RecordsJsonNumber, EdgeTokens) {
                         "12345678901234567890", "1e22", "1e23", "1.5e-3", "1E5", "1e", "1e+",
                         "0.0000000000000000000001", "0.00000000000000000000001", "1-2", "1..2",
                         "1.2.3", "--1", "+1", "inf", "nan", "1e400", "4.9e-324", "2e-324",
-                        "179769313486231570000000000000000000000000000000000000000000000000"}) {
+                        "179769313486231570000000000000000000000000000000000000000000000000",
+                        "9007199254740995", "1152921504606846977", "1152921504606847104",
+                        "4503599627370496.5", "4503599627370497.5", "9999999999999999999",
+                        "0.9999999999999999999", "1.000000000000000000", "123456789.0123456789"}) {
     expect_same(s);
   }
 }
@@ -84,4 +88,27 @@ TEST(RecordsJsonNumber, ToNumberAndArraysUseIt) {
   auto a = json::to_number_array({json::Type::array, "[0.1, 2e-3,-7]", false, false});
   ASSERT_TRUE(a);
   EXPECT_EQ(*a, (std::vector<double>{0.1, 2e-3, -7}));
+}
+
+TEST(RecordsJsonNumber, NearHalfwayDecimalsMatchFromChars) {
+  // Rounding twice (to 64 bits, then to 53) can go wrong only for a decimal that is not itself
+  // a midpoint between two doubles but within half a 64-bit unit of one. The 19-digit decimal
+  // nearest a midpoint is that close about one time in twenty: take the midpoints of random
+  // doubles in [1024, 2048) (4 integer digits + 15 decimals = 19 digits) and their neighbours.
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(1024.0, 2048.0);
+  int checked = 0;
+  for (int i = 0; i < 100000; ++i) {
+    double d = u(rng);
+    long double mid = (static_cast<long double>(d) + static_cast<long double>(std::nextafter(d, 4096.0))) / 2;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15Lf", mid);
+    std::string x = buf;
+    expect_same(x);
+    char last = x.back();
+    if (last > '0') { x.back() = static_cast<char>(last - 1); expect_same(x); }
+    if (last < '9') { x.back() = static_cast<char>(last + 1); expect_same(x); }
+    checked += 3;
+  }
+  EXPECT_GT(checked, 250000);
 }
