@@ -78,7 +78,11 @@ summary = json.load(open(f"{tmp}/summary.json"))
 stats = json.load(open(f"{tmp}/stats.json"))
 u, s, e = (float(x) for x in open(f"{tmp}/time").read().split()[-3:])
 
-over, cl, sv, unjoined = [], [], [], 0
+# Both processes stamp CLOCK_MONOTONIC and convert with one (Unix, steady) pair read back to back,
+# so the overhead splits, to microseconds plus any NTP slew, into the request's way in (client
+# send -> server received) and the first token's way out (server socket -> client read).
+t0_unix = summary.get("run", {}).get("start_unix_s", 0)
+over, cl, sv, way_in, way_out, dispatch, unjoined = [], [], [], [], [], [], 0
 for rid, r in client.items():
     if r.get("status") != "ok" or r.get("warmup"):
         continue
@@ -87,6 +91,11 @@ for rid, r in client.items():
         unjoined += 1
         continue
     cl.append(r["ttft_s"]); sv.append(sr["ttft_s"]); over.append(r["ttft_s"] - sr["ttft_s"])
+    if t0_unix and "send_s" in r:
+        way_in.append(sr["arrival_s"] - (t0_unix + r["send_s"]))
+        way_out.append(over[-1] - way_in[-1])
+        if "written_s" in r:
+            dispatch.append(r["written_s"] - r["send_s"])
 
 print(f"run: {n} requests, closed loop {c} concurrent streams, 16 prompt / {out_len} output tokens, "
       f"run tag {summary.get('run', {}).get('run_tag')}")
@@ -96,6 +105,11 @@ print(f"server records {len(server)}, joined ok {len(over)}, client ok without a
 line("client TTFT", cl)
 line("server TTFT (socket)", sv)
 line("overhead = client - server", over)
+if way_in:
+    line("  in: send -> received", way_in)
+    if dispatch:
+        line("    of which client: send -> written", dispatch)
+    line("  out: socket -> read", way_out)
 neg = sum(1 for x in over if x < 0)
 print(f"negative overheads: {neg} (stamp order across threads; min {min(over)*1e3 if over else 0:.3f} ms)")
 tok = summary.get("output_tokens", 0)

@@ -52,6 +52,7 @@ std::string to_jsonl_line(const BenchRecord& r) {
   s.pop_back();  // the closing brace: numeric extras follow (the reader skips unknown numbers)
   s += fmt::format(",\"index\":{},\"dispatch_lag_s\":{},\"http_status\":{},\"warmup\":{}", r.index,
                    r.dispatch_lag_s(), r.http_status, r.warmup ? 1 : 0);
+  if (r.written_s) s += fmt::format(",\"written_s\":{}", *r.written_s);
   if (r.first_byte_s) s += fmt::format(",\"first_byte_s\":{}", *r.first_byte_s);
   if (r.end_s) s += fmt::format(",\"done_s\":{}", *r.end_s);
   if (r.server_completion_tokens) s += fmt::format(",\"server_output_tokens\":{}", *r.server_completion_tokens);

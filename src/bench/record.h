@@ -20,6 +20,8 @@ struct BenchRecord {
   double scheduled_s = 0;          // the schedule's instant (closed loop: when a slot freed)
   double released_s = 0;           // when it could go: max(scheduled, a free --max-concurrency slot)
   std::optional<double> send_s;    // when the client started it (unset: never sent)
+  std::optional<double> written_s;     // request fully written to the socket (send_s -> written_s:
+                                       // the client's own dispatch time)
   std::optional<double> first_byte_s;  // first response byte
   std::vector<double> chunk_s;     // arrival of each chunk that carried output tokens
   std::vector<int32_t> chunk_tokens;   // tokens in each such chunk

@@ -65,6 +65,7 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
   BenchRecord& r = *s.rec;
   const Tp done = out.timing.done == Tp{} ? Clock::now() : out.timing.done;
   r.end_s = st.rel(done);
+  if (out.timing.sent != Tp{}) r.written_s = st.rel(out.timing.sent);
   if (out.timing.first_byte != Tp{}) r.first_byte_s = st.rel(out.timing.first_byte);
   r.http_status = out.status;
   r.chunk_tokens_exact = s.all_exact && !r.chunk_s.empty();

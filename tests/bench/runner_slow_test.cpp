@@ -59,8 +59,9 @@ TEST(Runner, ClosedLoopExactCountsAndLengths) {
     EXPECT_TRUE(r.chunk_tokens_exact);
     EXPECT_EQ(r.server_prompt_tokens.value_or(-1), 32);
     EXPECT_EQ(r.http_status, 200);
-    ASSERT_TRUE(r.first_byte_s && r.send_s);
+    ASSERT_TRUE(r.first_byte_s && r.send_s && r.written_s);
     EXPECT_LE(*r.send_s, *r.first_byte_s);
+    EXPECT_LE(*r.send_s, *r.written_s);
     EXPECT_LE(r.chunk_s.back(), *r.end_s);
   }
   auto seen = srv.seen();
