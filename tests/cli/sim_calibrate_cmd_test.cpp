@@ -18,6 +18,7 @@ using nlohmann::json;
 namespace {
 
 const std::string kBin = LLMTRIAGE_BINARY;
+const std::string kVllmBench = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/vllm_bench.json";
 const std::string kLoad = " --gpu H100 --input-len 2000 --output-len 200 --rate 3 --seed 5";
 
 struct TempDir {
@@ -78,6 +79,15 @@ TEST(SimCalibrateCmd, TooFewRecordsIsAWarningExitOne) {
   auto r = run_shell(kBin + " sim calibrate --records " + t / "run/records.jsonl" + " --gpu H100 --fit mbu --max-simulations 12");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("fewer than 100"), std::string::npos) << r.out;
+
+  // A vllm bench result replayed closed-loop at its concurrency: a fit, with both warnings.
+  auto v = run_shell(kBin + " sim calibrate --records " + kVllmBench + " --concurrency 2 --gpu H100 --fit mbu "
+                     "--max-simulations 12 --json");
+  EXPECT_EQ(v.code, 1) << v.out;
+  const json j = json::parse(v.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << v.out;
+  EXPECT_NE(j["replay"].get<std::string>().find("closed-loop"), std::string::npos);
+  EXPECT_TRUE(j["per_request"].empty());
 }
 
 TEST(SimCalibrateCmd, BadInputExitsTwoNamingTheProblem) {
@@ -97,6 +107,8 @@ TEST(SimCalibrateCmd, BadInputExitsTwoNamingTheProblem) {
       {recs + " --records-format nonsense", "--records-format"},
       {recs + " --max-simulations 3", "--max-simulations"},
       {recs + " --model no/such-model", "no/such-model"},
+      // vllm bench results have no arrival times: refused without the benchmark's concurrency
+      {" --records " + kVllmBench, "--concurrency"},
   };
   for (const auto& c : cases) {
     auto r = run_shell(kBin + " sim calibrate --gpu H100" + c.args + " 2>&1");
