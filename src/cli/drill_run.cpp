@@ -129,7 +129,14 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
   so.loop.cache.prefix_caching = s.config.prefix_caching;
   so.loop.cache.gpu_memory_utilization = s.deployment.gpu_memory_utilization;
   so.loop.cache.num_gpu_blocks = s.config.num_blocks;
-  serve::SimServer server(s.config, so, log);
+  // The drill plays the client-side faults from its load (burst arrivals, retries, client
+  // timeouts): the server must not play them a second time.
+  sim::SimConfig served = s.config;
+  std::erase_if(served.faults, [](const sim::Fault& f) {
+    return f.kind == sim::FaultKind::long_prompt_burst || f.kind == sim::FaultKind::client_retries ||
+           f.kind == sim::FaultKind::gateway_timeout;
+  });
+  serve::SimServer server(served, so, log);
   if (auto st = server.start(); !st.ok()) return st.error();
   out.base_url = server.base_url();
 

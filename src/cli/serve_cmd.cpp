@@ -25,7 +25,7 @@ namespace {
 struct ServeOpts {
   std::string scenario;
   SimEngineFlags eng;
-  std::optional<std::string> calibration, log_file, served_model_name;
+  std::optional<std::string> calibration, log_file, served_model_name, router;
   std::string host = "127.0.0.1";
   int port = 8000;
   double time_scale = 1.0;
@@ -59,7 +59,8 @@ Command make_sim_serve_command() {
   for (auto& opt : sim_engine_options(o->eng, "max prompt + max_tokens per request; longer requests get HTTP 400 with vLLM's message"))
     c.options.push_back(std::move(opt));
   c.options.insert(c.options.end(), {
-      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1; least-outstanding routing)", &o->eng.replicas, "1"},
+      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1) behind the router", &o->eng.replicas, "1"},
+      {"--router", "", "least-outstanding, round-robin, prefix-affinity, random (default: the scenario's, else least-outstanding)", &o->router},
       {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
       {"--host", "", "address to bind (loopback by default; 0.0.0.0 exposes the server to the network)", &o->host},
       {"--port", "", "TCP port (0: any free port; the URL is printed on stdout)", &o->port},
@@ -91,6 +92,12 @@ Command make_sim_serve_command() {
       s = std::move(l.value());
     }
     apply_sim_engine_flags(o->eng, s);
+    if (o->scenario.empty()) s.config.router = sim::RouterKind::least_outstanding;  // what a DP load balancer does
+    if (o->router) {
+      auto r = sim::router_kind_from_string(*o->router);
+      if (!r.ok()) return fail(ctx, r.error());
+      s.config.router = *r;
+    }
     if (o->calibration) {
       auto text = core::read_file(*o->calibration);
       if (!text.ok()) return fail(ctx, text.error());

@@ -35,6 +35,7 @@ struct Stream {
   int remaining = 0;
   int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ended = false;  // answered, or aborted
+  bool sse_started = false;  // SSE headers sent (deferred to the first token under a gateway timeout)
   std::string head;    // chunk prefix: {"id":...,"object":...,"created":...,"model":...,"choices":[
   std::shared_ptr<PendingRecord> rec;  // --records: this request's record until it ends
 };
@@ -170,7 +171,8 @@ void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w, 
       c.index = idx;
       c.prompt_tokens = p.tokens;
       c.plan = plan_choice(st->req, p, idx, max_tokens, salt);
-      c.req = engine_.add(v, p.tokens, c.plan.output_tokens, p.content_key, 0, 0, -1, p.token_keys);
+      c.req = engine_.add(v, p.tokens, c.plan.output_tokens, p.content_key, 0, 0, -1, p.token_keys,
+                          st->choices.empty() ? -1 : st->choices.front().req);
       st->choices.push_back(std::move(c));
     }
     st->prompt_tokens += p.tokens;
@@ -184,7 +186,12 @@ void EngineLoop::submit(GenRequest req, std::shared_ptr<net::ResponseWriter> w, 
   }
   if (opt_.records) start_record(*st, opt_, a);
   ++live_streams_;
-  if (st->req.stream) st->w->begin_sse();
+  // Under a gateway timeout the simulated gateway holds the response until the first token, so a
+  // request it cuts before then gets a 504 with a body, streaming or not (docs/serve.md, Faults).
+  if (st->req.stream && !sim::active_fault(engine_.faults(), sim::FaultKind::gateway_timeout, v)) {
+    st->w->begin_sse();
+    st->sse_started = true;
+  }
   std::weak_ptr<Stream> weak = st;
   st->w->on_close([this, weak] {
     post([this, weak] {
@@ -205,11 +212,22 @@ void EngineLoop::on_step(const sim::StepReport& s) {
     metrics_[static_cast<size_t>(s.replica)]->iteration_tokens.observe(static_cast<double>(s.plan->num_tokens));
     for (const auto& q : s.plan->seqs) {
       auto it = by_req_.find(q.req);
-      if (it == by_req_.end()) continue;
+      if (it == by_req_.end()) continue;  // a ghost (ghost_step) or a request cut in this step
       auto st = it->second.first;  // keep alive: emit may end the stream
       Choice& c = st->choices[static_cast<size_t>(it->second.second)];
       const auto& r = engine_.request(q.req);
       if (r.num_output > c.sent) emit(*st, c, r.num_output, s.end_s);
+    }
+  }
+  ghost_step(s);
+  for (int32_t id : s.timed_out) {
+    auto it = by_req_.find(id);
+    if (it != by_req_.end()) {
+      const auto st = it->second.first;  // a copy: the cut erases the map entry holding it
+      gateway_cut(st, s.end_s);
+    } else if (engine_.origin(id) != sim::Origin::client) {
+      ghosts_.erase(id);
+      ++metrics_[static_cast<size_t>(engine_.request(id).replica)]->finished[static_cast<size_t>(Finish::abort)];
     }
   }
   if (!s.preempted.empty() && engine_.config().preset.kind == core::EngineKind::vllm_v0) {
@@ -224,6 +242,10 @@ void EngineLoop::on_step(const sim::StepReport& s) {
 void EngineLoop::emit(Stream& st, Choice& c, int32_t upto, double t) {
   ReplicaMetrics& m = *metrics_[static_cast<size_t>(engine_.request(c.req).replica)];
   const bool chat = st.req.chat;
+  if (st.req.stream && !st.sse_started) {
+    st.w->begin_sse();
+    st.sse_started = true;
+  }
   for (int32_t k = c.sent; k < upto; ++k) {
     if (c.last_token_v < 0) m.ttft.observe(t - engine_.request(c.req).arrival_s);
     else m.itl.observe(t - c.last_token_v);
@@ -272,20 +294,50 @@ void EngineLoop::finish_choice(Stream& st, Choice& c, const std::string& reason)
   ReplicaMetrics& m = *metrics_[static_cast<size_t>(r.replica)];
   const size_t ri = reason == "stop" ? 0 : reason == "length" ? 1 : reason == "abort" ? 2 : 3;
   ++m.finished[ri];
-  if (reason != "abort" && r.finish_s >= 0) {
-    m.e2e.observe(r.finish_s - r.arrival_s);
-    if (r.first_scheduled_s >= 0) {
-      m.queue.observe(r.first_scheduled_s - r.arrival_s);
-      m.inference.observe(r.finish_s - r.first_scheduled_s);
-      m.prefill.observe(r.first_token_s - r.first_scheduled_s);
-    }
-    m.decode.observe(r.last_token_s - r.first_token_s);
-    if (r.num_output > 1) m.tpot.observe((r.last_token_s - r.first_token_s) / (r.num_output - 1));
-    m.prompt_tokens.observe(r.prompt_len);
-    m.generation_tokens.observe(r.num_output);
-  }
+  if (reason != "abort" && r.finish_s >= 0) observe_done(m, r);
   by_req_.erase(c.req);
   if (--st.remaining == 0) complete(st);
+}
+
+void EngineLoop::observe_done(ReplicaMetrics& m, const sim::SimRequest& r) {
+  m.e2e.observe(r.finish_s - r.arrival_s);
+  if (r.first_scheduled_s >= 0) {
+    m.queue.observe(r.first_scheduled_s - r.arrival_s);
+    m.inference.observe(r.finish_s - r.first_scheduled_s);
+    m.prefill.observe(r.first_token_s - r.first_scheduled_s);
+  }
+  m.decode.observe(r.last_token_s - r.first_token_s);
+  if (r.num_output > 1) m.tpot.observe((r.last_token_s - r.first_token_s) / (r.num_output - 1));
+  m.prompt_tokens.observe(r.prompt_len);
+  m.generation_tokens.observe(r.num_output);
+}
+
+// Requests without a client (burst, retry copies) are counted in /metrics like any other: a real
+// engine cannot tell who sent what. Their tokens go nowhere.
+void EngineLoop::ghost_step(const sim::StepReport& s) {
+  if (!s.plan || s.plan->seqs.empty()) return;
+  for (const auto& q : s.plan->seqs) {
+    if (engine_.origin(q.req) == sim::Origin::client) continue;
+    const auto& r = engine_.request(q.req);
+    ReplicaMetrics& m = *metrics_[static_cast<size_t>(r.replica)];
+    auto [it, fresh] = ghosts_.try_emplace(q.req);
+    if (fresh) ++m.requests_received;
+    Ghost& g = it->second;
+    for (; g.sent < r.num_output; ++g.sent) {
+      if (g.last_v < 0) m.ttft.observe(s.end_s - r.arrival_s);
+      else m.itl.observe(s.end_s - g.last_v);
+      g.last_v = s.end_s;
+    }
+  }
+  for (int32_t id : s.finished) {
+    if (engine_.origin(id) == sim::Origin::client) continue;
+    const auto& r = engine_.request(id);
+    ReplicaMetrics& m = *metrics_[static_cast<size_t>(r.replica)];
+    ++m.finished[static_cast<size_t>(Finish::length)];  // fixed lengths, as with ignore_eos
+    observe_done(m, r);
+    m.max_generation_tokens.observe(r.num_output);
+    ghosts_.erase(id);
+  }
 }
 
 void EngineLoop::complete(Stream& st) {
@@ -328,14 +380,36 @@ void EngineLoop::abort_stream(const std::shared_ptr<Stream>& st) {
   --live_streams_;
   ++aborted_;
   end_record(*st, "client_closed");
-  const double v = virtual_now();
-  for (auto& c : st->choices) {
+  drop_choices(*st, virtual_now());
+}
+
+void EngineLoop::drop_choices(Stream& st, double v) {
+  for (auto& c : st.choices) {
     if (c.done || c.req < 0) continue;
     c.done = true;
-    engine_.abort(c.req, v);
+    engine_.abort(c.req, v);  // a no-op for a request the gateway already cut in the engine
     ++metrics_[static_cast<size_t>(engine_.request(c.req).replica)]->finished[static_cast<size_t>(Finish::abort)];
     by_req_.erase(c.req);
   }
+}
+
+// The simulated gateway gave up on a request with no first token: 504 in the OpenAI error shape
+// (SSE headers are held back under a gateway timeout, so a stream gets the same answer).
+void EngineLoop::gateway_cut(const std::shared_ptr<Stream>& st, double v) {
+  if (st->ended) return;
+  st->ended = true;
+  --live_streams_;
+  ++gateway_timeouts_;
+  end_record(*st, "http_504");
+  drop_choices(*st, v);
+  double budget = 0;
+  if (const sim::SimRequest* r = st->choices.empty() || st->choices.front().req < 0 ? nullptr : &engine_.request(st->choices.front().req))
+    budget = v - r->arrival_s;
+  const ApiError e{504, "gateway_timeout",
+                   fmt::format("Gateway timeout: no response from the upstream engine within {:.3f} s "
+                               "(simulated gateway, fault gateway_timeout)", budget), ""};
+  if (!st->sse_started) st->w->respond(504, error_body(e));
+  else st->w->finish();  // headers already out: the gateway can only cut the stream
 }
 
 void EngineLoop::log_stats(double v) {
@@ -375,14 +449,27 @@ std::string EngineLoop::render_metrics() {
   return opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, opt_.cache);
 }
 
+nlohmann::json fault_fields(const sim::Fault& f) {
+  using sim::FaultKind;
+  switch (f.kind) {
+    case FaultKind::clock_throttle: case FaultKind::kv_pool_shrink: return {{"factor", f.factor}};
+    case FaultKind::slow_replica: return {{"factor", f.factor}, {"replica", f.replica}};
+    case FaultKind::no_affinity: case FaultKind::prefix_cache_off: return nlohmann::json::object();
+    case FaultKind::long_prompt_burst: return {{"rate_rps", f.rate_rps}, {"input_len", f.input_len}, {"output_len", f.output_len}};
+    case FaultKind::gateway_timeout: return {{"timeout_s", f.timeout_s}};
+    case FaultKind::client_retries:
+      return {{"max_retries", f.max_retries}, {"backoff_s", f.backoff_s}, {"exponential_backoff", f.exponential_backoff}};
+  }
+  return nlohmann::json::object();
+}
+
 nlohmann::json EngineLoop::fault_json() const {
   nlohmann::json arr = nlohmann::json::array();
   const double v = virtual_now();
   for (const auto& f : engine_.faults()) {
     nlohmann::json j = {{"kind", sim::to_string(f.kind)}, {"start_s", f.start_s}, {"active", f.active(v)}};
     j["end_s"] = f.end_s >= 1e299 ? nlohmann::json(nullptr) : nlohmann::json(f.end_s);
-    j["factor"] = f.factor;
-    j["replica"] = f.replica;
+    j.update(fault_fields(f));
     arr.push_back(std::move(j));
   }
   return {{"virtual_time_s", v}, {"faults", arr}};
@@ -395,6 +482,10 @@ nlohmann::json EngineLoop::stats_json() {
           {"live_streams", live_streams_},
           {"completed", completed_},
           {"aborted", aborted_},
+          {"gateway_timeouts", gateway_timeouts_},
+          {"engine_timed_out", engine_.timed_out_count()},
+          {"retries", engine_.retry_count()},
+          {"burst_requests", engine_.burst_count()},
           {"requests", engine_.num_requests()},
           {"clock_lag_ms", {{"count", lag_ms_.count()}, {"p50", lag_ms_.quantile(0.5)}, {"p90", lag_ms_.quantile(0.9)},
                             {"p99", lag_ms_.quantile(0.99)}, {"max", lag_max_ms_}}}};

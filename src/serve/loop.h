@@ -48,6 +48,9 @@ struct Arrival {
 struct Choice;
 struct Stream;
 
+// The fields of a fault that matter for its kind (GET /admin/fault, the admin log line).
+nlohmann::json fault_fields(const sim::Fault& f);
+
 class EngineLoop {
  public:
   EngineLoop(const sim::SimConfig& cfg, LoopOptions opt, LogFn log);
@@ -77,6 +80,10 @@ class EngineLoop {
   void finish_choice(Stream& st, Choice& c, const std::string& reason);
   void complete(Stream& st);
   void abort_stream(const std::shared_ptr<Stream>& st);
+  void drop_choices(Stream& st, double v);
+  void gateway_cut(const std::shared_ptr<Stream>& st, double v);
+  void ghost_step(const sim::StepReport& s);
+  void observe_done(ReplicaMetrics& m, const sim::SimRequest& r);
   void log_stats(double v);
   double wall_to_virtual(std::chrono::steady_clock::time_point t) const;
   std::chrono::steady_clock::time_point virtual_to_wall(double v) const;
@@ -95,7 +102,14 @@ class EngineLoop {
   std::vector<LogMark> marks_;
   sim::LogHistogram lag_ms_;
   double lag_max_ms_ = 0;
-  uint64_t steps_ = 0, aborted_ = 0, live_streams_ = 0, completed_ = 0;
+  uint64_t steps_ = 0, aborted_ = 0, live_streams_ = 0, completed_ = 0, gateway_timeouts_ = 0;
+  // Requests with no HTTP client (long_prompt_burst, client_retries): tokens seen so far and the
+  // last token's time, so their TTFT/ITL land in /metrics as a real engine's would.
+  struct Ghost {
+    int32_t sent = 0;
+    double last_v = -1;
+  };
+  std::unordered_map<int32_t, Ghost> ghosts_;
 
   std::mutex mu_;
   std::condition_variable cv_;

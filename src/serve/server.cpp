@@ -29,6 +29,7 @@ const char* reason_phrase(int s) {
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
     case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
     default: return "";
   }
 }
@@ -127,7 +128,7 @@ void SimServer::Impl::detokenize_route(net::ServerRequest& rq, const std::shared
 }
 
 // POST /admin/fault {"kind": "clock_throttle", "factor": 0.5, "duration_s": 30, "replica": 0}
-// or {"clear": true}. Times are virtual seconds from now.
+// or {"clear": true}. Times are virtual seconds from now. Each kind's fields: docs/serve.md.
 void SimServer::Impl::fault_route(net::ServerRequest& rq, std::shared_ptr<net::ResponseWriter> w) {
   if (!is_loopback_peer(rq.remote))
     return reply(w, {403, "ForbiddenError", "/admin/fault accepts loopback clients only", ""});
@@ -148,6 +149,13 @@ void SimServer::Impl::fault_route(net::ServerRequest& rq, std::shared_ptr<net::R
     f.kind = *kind;
     f.factor = j.value("factor", 1.0);
     f.replica = j.value("replica", 0);
+    f.rate_rps = j.value("rate_rps", 0.0);
+    f.input_len = j.value("input_len", 0);
+    f.output_len = j.value("output_len", 0);
+    f.timeout_s = j.value("timeout_s", 0.0);
+    f.max_retries = j.value("max_retries", 0);
+    f.backoff_s = j.value("backoff_s", 0.0);
+    f.exponential_backoff = j.value("exponential_backoff", false);
   } catch (const std::exception& e) {
     return reply(w, bad_request(std::string("bad fault field: ") + e.what()));
   }
@@ -161,19 +169,31 @@ void SimServer::Impl::fault_route(net::ServerRequest& rq, std::shared_ptr<net::R
     case sim::FaultKind::kv_pool_shrink:
       if (!(f.factor > 0 && f.factor < 1)) return reply(w, bad_request("kv_pool_shrink needs factor in (0, 1): the fraction withheld", "factor"));
       break;
-    case sim::FaultKind::prefix_cache_off: break;
-    default:
-      return reply(w, bad_request(std::string(sim::to_string(f.kind)) +
-                                  " is a client- or router-side fault; sim serve applies clock_throttle, slow_replica, "
-                                  "kv_pool_shrink and prefix_cache_off (drive the others from the load generator)", "kind"));
+    case sim::FaultKind::prefix_cache_off:
+    case sim::FaultKind::no_affinity: break;
+    case sim::FaultKind::long_prompt_burst:
+      if (!(f.rate_rps > 0 && f.rate_rps <= 1e4)) return reply(w, bad_request("long_prompt_burst needs rate_rps in (0, 10000]", "rate_rps"));
+      if (f.input_len < 1 || f.output_len < 1)
+        return reply(w, bad_request("long_prompt_burst needs input_len >= 1 and output_len >= 1 (tokens)", "input_len"));
+      if (f.input_len + static_cast<int64_t>(f.output_len) > max_model_len)
+        return reply(w, bad_request(fmt::format("long_prompt_burst: input_len + output_len = {} exceeds max_model_len {}",
+                                                f.input_len + static_cast<int64_t>(f.output_len), max_model_len), "input_len"));
+      break;
+    case sim::FaultKind::gateway_timeout:
+      if (!(f.timeout_s > 0)) return reply(w, bad_request("gateway_timeout needs timeout_s > 0 (virtual seconds to the first token)", "timeout_s"));
+      break;
+    case sim::FaultKind::client_retries:
+      if (f.max_retries < 1 || f.max_retries > 100) return reply(w, bad_request("client_retries needs max_retries in 1..100", "max_retries"));
+      if (!(f.backoff_s >= 0)) return reply(w, bad_request("client_retries needs backoff_s >= 0", "backoff_s"));
+      break;
   }
   const double duration = j.value("duration_s", 0.0);
   loop.post([this, w, f, duration]() mutable {
     f.start_s = loop.virtual_now();
     f.end_s = duration > 0 ? f.start_s + duration : 1e300;
     loop.engine().add_fault(f);
-    log(fmt::format("WARNING {} [admin] fault {} factor {} replica {} from t={:.3f}s{}", sim::log_time(f.start_s),
-                    sim::to_string(f.kind), f.factor, f.replica, f.start_s,
+    log(fmt::format("WARNING {} [admin] fault {} {} from t={:.3f}s{}", sim::log_time(f.start_s), sim::to_string(f.kind),
+                    fault_fields(f).dump(), f.start_s,
                     duration > 0 ? fmt::format(" for {:.3f}s", duration) : std::string()));
     w->respond(200, loop.fault_json().dump());
   });

@@ -246,7 +246,9 @@ TEST_F(SimServe, MetricsTrackRequestsAndOurParserReadsThem) {
 TEST_F(SimServe, AdminFaultSwitchesWhileRunning) {
   expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "warp_drive"})"), 400, "fault kind");
   expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "clock_throttle", "factor": 3})"), 400, "factor in (0, 1]");
-  expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "gateway_timeout"})"), 400, "client- or router-side");
+  expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "gateway_timeout"})"), 400, "timeout_s > 0");
+  expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "client_retries", "max_retries": 0})"), 400, "max_retries in 1..100");
+  expect_error(post_json(client_, url("/admin/fault"), R"({"kind": "long_prompt_burst", "rate_rps": 1})"), 400, "input_len >= 1");
   auto r = post_json(client_, url("/admin/fault"), R"({"kind": "clock_throttle", "factor": 0.5, "duration_s": 5})");
   ASSERT_EQ(r.status, 200) << r.body;
   auto j = body_of(r);
