@@ -8,6 +8,8 @@
 # bench process) and the server's clock lag, with `uptime` before and after (a shared host's
 # load is part of the figure).
 # Usage: bench/ttft_overhead.sh BUILD_DIR [NUM_REQUESTS=4000] [CONCURRENCY=1000] [OUTPUT_LEN=100]
+#   BENCH_ARGS="--range-ratio 0.5" adds bench flags (jittered lengths spread the closed loop's
+#   completions; with fixed lengths all C streams finish in one step and restart as one burst).
 set -euo pipefail
 B=${1:?usage: bench/ttft_overhead.sh BUILD_DIR [NUM_REQUESTS] [CONCURRENCY] [OUTPUT_LEN]}
 N=${2:-4000}
@@ -35,7 +37,7 @@ echo "uptime before: $(uptime)"
 set +e
 /usr/bin/time -f "%U %S %e" -o "$TMP/time" "$BIN" bench --endpoint "$URL" --model "$MODEL" \
   --input-len 16 --output-len "$OUT_LEN" --num-requests "$N" --concurrency "$C" --seed 1 \
-  --scrape-interval 0 --request-timeout 120 --out "$TMP/client" --json > "$TMP/summary.json" 2> "$TMP/bench.err"
+  --scrape-interval 0 --request-timeout 120 ${BENCH_ARGS:-} --out "$TMP/client" --json > "$TMP/summary.json" 2> "$TMP/bench.err"
 rc=$?
 set -e
 echo "uptime after:  $(uptime)"
@@ -44,7 +46,7 @@ curl -s "$URL/sim/stats" > "$TMP/stats.json" || echo '{}' > "$TMP/stats.json"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""  # SIGTERM flushes the server's records
 
 $PY - "$TMP" "$N" "$C" "$OUT_LEN" <<'EOF'
-import json, sys
+import json, os, sys
 tmp, n, c, out_len = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 
 def load(path):
@@ -82,7 +84,8 @@ u, s, e = (float(x) for x in open(f"{tmp}/time").read().split()[-3:])
 # so the overhead splits, to microseconds plus any NTP slew, into the request's way in (client
 # send -> server received) and the first token's way out (server socket -> client read).
 t0_unix = summary.get("run", {}).get("start_unix_s", 0)
-over, cl, sv, way_in, way_out, dispatch, unjoined = [], [], [], [], [], [], 0
+over, cl, sv, way_in, way_out, dispatch, server_read, unjoined = [], [], [], [], [], [], [], 0
+first_wave, later = [], []  # the first C requests open their connections; later ones reuse them
 for rid, r in client.items():
     if r.get("status") != "ok" or r.get("warmup"):
         continue
@@ -91,13 +94,15 @@ for rid, r in client.items():
         unjoined += 1
         continue
     cl.append(r["ttft_s"]); sv.append(sr["ttft_s"]); over.append(r["ttft_s"] - sr["ttft_s"])
+    (first_wave if r.get("index", 0) < c else later).append(over[-1])
     if t0_unix and "send_s" in r:
         way_in.append(sr["arrival_s"] - (t0_unix + r["send_s"]))
         way_out.append(over[-1] - way_in[-1])
         if "written_s" in r:
             dispatch.append(r["written_s"] - r["send_s"])
+            server_read.append(way_in[-1] - dispatch[-1])
 
-print(f"run: {n} requests, closed loop {c} concurrent streams, 16 prompt / {out_len} output tokens, "
+print(f"run: {n} requests, closed loop {c} concurrent streams, 16 prompt / {out_len} output tokens {os.environ.get('BENCH_ARGS', '')}, "
       f"run tag {summary.get('run', {}).get('run_tag')}")
 print(f"client: completed {summary.get('completed')} failed {summary.get('failed')} "
       f"client_bound {summary.get('client_bound')} dispatch lag p99 {summary.get('dispatch_lag_ms', {}).get('p99')} ms")
@@ -108,8 +113,12 @@ line("overhead = client - server", over)
 if way_in:
     line("  in: send -> received", way_in)
     if dispatch:
-        line("    of which client: send -> written", dispatch)
+        line("    client: send -> written", dispatch)
+        line("    server: written -> received", server_read)
     line("  out: socket -> read", way_out)
+if first_wave and later:
+    line("  first wave (new conns)", first_wave)
+    line("  later (pooled conns)", later)
 neg = sum(1 for x in over if x < 0)
 print(f"negative overheads: {neg} (stamp order across threads; min {min(over)*1e3 if over else 0:.3f} ms)")
 tok = summary.get("output_tokens", 0)
