@@ -274,12 +274,7 @@ core::Result<std::vector<std::string>> parse_fit_list(const std::string& csv) {
 nlohmann::json CalibrateResult::calibration_json() const {
   const Calibration& c = fitted;
   nlohmann::json j = start_json.is_object() ? start_json : nlohmann::json::object();
-  j.update({{"mfu", c.mfu}, {"mfu_fp8", c.mfu_fp8}, {"mbu", c.mbu}, {"attn_eff", c.attn_eff},
-            {"layer_fixed_us", c.layer_fixed_us}, {"ar_latency_us", c.ar_latency_us},
-            {"ar_latency_pcie_us", c.ar_latency_pcie_us}, {"ar_bw", c.ar_bw}});
-  if (c.cpu_step_ms >= 0) j["cpu_step_ms"] = c.cpu_step_ms;
-  if (c.cpu_per_seq_us >= 0) j["cpu_per_seq_us"] = c.cpu_per_seq_us;
-  if (c.cpu_overlapped >= 0) j["cpu_overlapped"] = c.cpu_overlapped == 1;
+  j.update(c.to_json());
   nlohmann::json fit = nlohmann::json::array();
   for (const auto& p : params) fit.push_back(p.name);
   j["_fitted"] = fit;

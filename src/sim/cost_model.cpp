@@ -56,41 +56,69 @@ double ModelShape::total_params() const {
          (num_experts + n_shared_experts) * expert_params() * moe_layers;
 }
 
+namespace {
+
+// Every calibration key, once: the reader, the writer and the error message use this table.
+struct Field {
+  const char* key;
+  double Calibration::*d;
+  int Calibration::*i;
+};
+constexpr Field kFields[] = {
+    {"mfu", &Calibration::mfu, nullptr},
+    {"mfu_fp8", &Calibration::mfu_fp8, nullptr},
+    {"mbu", &Calibration::mbu, nullptr},
+    {"attn_eff", &Calibration::attn_eff, nullptr},
+    {"layer_fixed_us", &Calibration::layer_fixed_us, nullptr},
+    {"ar_latency_us", &Calibration::ar_latency_us, nullptr},
+    {"ar_latency_pcie_us", &Calibration::ar_latency_pcie_us, nullptr},
+    {"ar_bw", &Calibration::ar_bw, nullptr},
+    {"ar_large_latency_us", &Calibration::ar_large_latency_us, nullptr},
+    {"ar_large_bw", &Calibration::ar_large_bw, nullptr},
+    {"ar_bw_pcie", &Calibration::ar_bw_pcie, nullptr},
+    {"cpu_step_ms", &Calibration::cpu_step_ms, nullptr},
+    {"cpu_per_seq_us", &Calibration::cpu_per_seq_us, nullptr},
+    {"cpu_overlapped", nullptr, &Calibration::cpu_overlapped},
+    {"prefill_layer_us", &Calibration::prefill_layer_us, nullptr},
+};
+
+}  // namespace
+
+nlohmann::json Calibration::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& f : kFields) {
+    if (f.i) {
+      if (this->*f.i >= 0) j[f.key] = this->*f.i == 1;  // -1: the engine preset decides
+    } else if (this->*f.d >= 0) {
+      j[f.key] = this->*f.d;  // negative: the engine preset's value
+    }
+  }
+  return j;
+}
+
 core::Result<Calibration> Calibration::from_json_text(const std::string& text, const std::string& where) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object())
     return core::make_error(core::ErrorKind::input, where, "a JSON object of calibration constants",
                             "text that is not a JSON object");
   Calibration c;
-  struct Field { const char* key; double* d; int* i; };
-  const Field fields[] = {
-      {"mfu", &c.mfu, nullptr}, {"mfu_fp8", &c.mfu_fp8, nullptr}, {"mbu", &c.mbu, nullptr},
-      {"attn_eff", &c.attn_eff, nullptr}, {"layer_fixed_us", &c.layer_fixed_us, nullptr},
-      {"ar_latency_us", &c.ar_latency_us, nullptr}, {"ar_latency_pcie_us", &c.ar_latency_pcie_us, nullptr},
-      {"ar_bw", &c.ar_bw, nullptr}, {"ar_large_latency_us", &c.ar_large_latency_us, nullptr},
-      {"ar_large_bw", &c.ar_large_bw, nullptr}, {"ar_bw_pcie", &c.ar_bw_pcie, nullptr},
-      {"cpu_step_ms", &c.cpu_step_ms, nullptr},
-      {"cpu_per_seq_us", &c.cpu_per_seq_us, nullptr}, {"cpu_overlapped", nullptr, &c.cpu_overlapped},
-      {"prefill_layer_us", &c.prefill_layer_us, nullptr},
-  };
+  std::string keys;
+  for (const auto& f : kFields) keys += std::string(keys.empty() ? "" : ", ") + f.key;
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key().rfind("_", 0) == 0 || it.key() == "source" || it.key() == "notes") continue;  // comments
     const Field* f = nullptr;
-    for (const auto& x : fields) if (it.key() == x.key) f = &x;
+    for (const auto& x : kFields) if (it.key() == x.key) f = &x;
     if (!f)
-      return core::make_error(core::ErrorKind::input, where + ": key '" + it.key() + "'",
-                              "one of mfu, mfu_fp8, mbu, attn_eff, layer_fixed_us, ar_latency_us, "
-                              "ar_latency_pcie_us, ar_bw, ar_large_latency_us, ar_large_bw, ar_bw_pcie, cpu_step_ms, cpu_per_seq_us, cpu_overlapped, "
-                              "prefill_layer_us",
+      return core::make_error(core::ErrorKind::input, where + ": key '" + it.key() + "'", "one of " + keys,
                               "'" + it.key() + "'");
     if (f->i) {
-      if (it->is_boolean()) *f->i = it->get<bool>() ? 1 : 0;
-      else if (it->is_number()) *f->i = it->get<int>();
+      if (it->is_boolean()) c.*f->i = it->get<bool>() ? 1 : 0;
+      else if (it->is_number()) c.*f->i = it->get<int>();
       else return core::make_error(core::ErrorKind::input, where + ": " + it.key(), "true/false", it->dump());
     } else {
       if (!it->is_number() || it->get<double>() < 0)
         return core::make_error(core::ErrorKind::input, where + ": " + it.key(), "a number >= 0", it->dump());
-      *f->d = it->get<double>();
+      c.*f->d = it->get<double>();
     }
   }
   for (double v : {c.mfu, c.mfu_fp8, c.mbu, c.attn_eff})

@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "core/result.h"
 #include "sim/scheduler.h"
 
@@ -107,6 +109,9 @@ struct Calibration {
   // Reads a JSON object whose keys are the field names above; unknown keys are an error (a typo
   // must not silently fall back to a default).
   static core::Result<Calibration> from_json_text(const std::string& text, const std::string& where);
+  // Every key from_json_text reads (those left to the engine preset only when set): reading the
+  // result back gives the same constants.
+  nlohmann::json to_json() const;
 };
 
 struct StepCost {

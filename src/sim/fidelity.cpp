@@ -41,12 +41,7 @@ core::Result<std::vector<CaseResult>> run_cases(const std::string& path, const C
     if (j.is_discarded()) return core::make_error(core::ErrorKind::input, path + ":" + std::to_string(n), "a JSON case", "invalid JSON");
     if (cal) {
       // The given calibration, with the case's own keys (engine-mode facts such as multi-step CPU) on top.
-      nlohmann::json c = {{"mfu", cal->mfu}, {"mfu_fp8", cal->mfu_fp8}, {"mbu", cal->mbu}, {"attn_eff", cal->attn_eff},
-                          {"layer_fixed_us", cal->layer_fixed_us}, {"ar_latency_us", cal->ar_latency_us},
-                          {"ar_latency_pcie_us", cal->ar_latency_pcie_us}, {"ar_bw", cal->ar_bw},
-                          {"ar_large_latency_us", cal->ar_large_latency_us}, {"ar_large_bw", cal->ar_large_bw},
-                          {"ar_bw_pcie", cal->ar_bw_pcie}};
-      if (cal->prefill_layer_us >= 0) c["prefill_layer_us"] = cal->prefill_layer_us;
+      nlohmann::json c = cal->to_json();
       if (j.contains("calibration")) c.update(j["calibration"]);
       j["calibration"] = c;
     }

@@ -101,3 +101,37 @@ TEST(CostModel, CalibrationFileAcceptsTheNewKeysAndStillRejectsUnknownOnes) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message().find("prefill_layer_us"), std::string::npos) << bad.error().message();
 }
+
+// The calibration file a tool writes (sim calibrate, the fidelity runner) reads back to the same
+// constants: every key, including the ones left to the engine preset when unset.
+TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
+  Calibration c;
+  c.mfu = 0.41;
+  c.mfu_fp8 = 0.52;
+  c.mbu = 0.63;
+  c.attn_eff = 0.74;
+  c.layer_fixed_us = 55;
+  c.ar_latency_us = 11;
+  c.ar_latency_pcie_us = 41;
+  c.ar_bw = 1.1e11;
+  c.ar_large_latency_us = 31;
+  c.ar_large_bw = 2.6e11;
+  c.ar_bw_pcie = 2.1e10;
+  c.cpu_step_ms = 1.5;
+  c.cpu_per_seq_us = 12;
+  c.cpu_overlapped = 1;
+  c.prefill_layer_us = 190;
+  auto back = Calibration::from_json_text(c.to_json().dump(), "test");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(back->to_json(), c.to_json());
+  EXPECT_EQ(c.to_json().size(), 15u);  // every key of the table
+  EXPECT_EQ(back->prefill_layer_us, 190);
+  EXPECT_EQ(back->cpu_overlapped, 1);
+  // Unset preset-dependent keys stay unset (the preset decides), not written as -1.
+  const Calibration d;
+  const auto j = d.to_json();
+  EXPECT_FALSE(j.contains("cpu_step_ms"));
+  EXPECT_FALSE(j.contains("cpu_overlapped"));
+  EXPECT_FALSE(j.contains("prefill_layer_us"));
+  EXPECT_TRUE(j.contains("ar_bw_pcie"));
+}
