@@ -7,6 +7,7 @@
 // records and issues). Profile before (2M records, 2.33 CPU-s): a memchr per byte inside
 // string_view::find_first_of (20%), key lookup through chains of string compares (17%),
 // number conversion (20%).
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -75,9 +76,26 @@ bool is_num_char(char c) {
 }
 
 // Pointer past the closing quote of a string whose opening quote is just before `p`, or null
-// when unterminated. A backslash skips the next byte, as ObjectScanner does.
+// when unterminated. A backslash skips the next byte, as ObjectScanner does. Eight bytes at a
+// time: the lowest byte flagged by the zero-byte test of w ^ '"' or w ^ '\\' is the first
+// quote or backslash (flags above a true hit can be false, the lowest never is).
 const char* string_end(const char* p, const char* e, bool& escaped) {
-  while (p < e) {
+  constexpr uint64_t k01 = 0x0101010101010101ULL, k80 = 0x8080808080808080ULL;
+  for (;;) {
+    if constexpr (std::endian::native == std::endian::little) {
+      while (e - p >= 8) {
+        uint64_t w;
+        std::memcpy(&w, p, 8);
+        uint64_t q = w ^ (k01 * '"'), b = w ^ (k01 * '\\');
+        uint64_t hit = (((q - k01) & ~q) | ((b - k01) & ~b)) & k80;
+        if (hit != 0) {
+          p += std::countr_zero(hit) / 8;
+          break;
+        }
+        p += 8;
+      }
+    }
+    if (p >= e) return nullptr;
     char c = *p;
     if (c == '"') return p + 1;
     if (c == '\\') {
@@ -88,7 +106,6 @@ const char* string_end(const char* p, const char* e, bool& escaped) {
     }
     ++p;
   }
-  return nullptr;
 }
 
 enum class T : uint8_t { string, number, boolean, null, nested };

@@ -1,5 +1,6 @@
 #include "ingest/records_json.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -331,6 +332,9 @@ std::optional<std::vector<double>> to_number_array(const Value& v) {
   if (v.type != Type::array) return std::nullopt;
   std::vector<double> out;
   std::string_view s = v.raw;
+  // Exact size up front: stored records keep these vectors, and growth by doubling would leave
+  // up to twice the memory behind each one.
+  out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
   size_t i = 1;
   for (;;) {
     while (i < s.size() && (s[i] == ' ' || s[i] == ',' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')) ++i;
