@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/clock.h"
 #include "core/rng.h"
 #include "ingest/metrics_engine.h"
@@ -73,6 +75,18 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
     // The status is the cause even when the (non-SSE) error body then fails SSE parsing.
     r.error_category = fmt::format("http_{}", out.status);
     r.error_detail = fmt::format("{} {}", out.status, out.reason);
+    // The server's own words (OpenAI shape: {"error": {"message": ...}}), cut short.
+    if (!out.body.empty()) {
+      auto j = nlohmann::json::parse(out.body, nullptr, false);
+      std::string msg;
+      if (j.is_object() && j.contains("error") && j["error"].is_object()) msg = j["error"].value("message", "");
+      else if (j.is_object()) msg = j.value("message", "");
+      if (msg.empty() && !j.is_object()) msg = out.body;
+      msg = msg.substr(0, 200);
+      for (char& ch : msg)
+        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';  // an HTML error page's newlines
+      if (!msg.empty()) r.error_detail += ": " + msg;
+    }
   } else if (!out.ok()) {
     const bool deadline = out.failure == net::Failure::cancelled && st.stopping.load();
     // A stream error seen earlier (malformed chunk) stays the cause; the transport failure is detail.

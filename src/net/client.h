@@ -36,7 +36,9 @@ struct Outcome {
   int status = 0;     // HTTP status when a head arrived
   std::string reason;
   Headers headers;
-  std::string body;   // only when no on_data / on_event handler was given
+  // The body when no on_data / on_event handler was given; also, with on_event, the body of a
+  // response whose status is not 2xx (an error document, not an SSE stream; up to 64 KiB kept).
+  std::string body;
   std::uint64_t body_bytes = 0;  // body bytes received (after de-chunking)
   std::uint64_t events = 0;      // SSE events delivered
   Timing timing;

@@ -106,6 +106,8 @@ struct Op : std::enable_shared_from_this<Op>, BodySink {
   bool got_bytes = false;
   bool retried = false;
   bool head_reported = false;
+  // Whether the body goes to the SSE parser: only a 2xx response is a stream of events.
+  bool sse_body() const { return out.status >= 200 && out.status < 300; }
   bool leftover = false;
 
   Op(Loop& l, Client::Impl& i, Request r, StreamHandlers hs, Url u)

@@ -135,7 +135,12 @@ void Op::read() {
 void Op::on_body(std::string_view bytes) {
   if (finished) return;  // failed inside this feed (too_large, a throwing handler)
   if (!head_reported) report_head();
-  if (h.on_event) {
+  if (h.on_event && !sse_body()) {
+    // An error status answers with a document (OpenAI's {"error": ...}), not events: keep its
+    // head for the caller to read, never fail it as a truncated stream.
+    constexpr size_t kErrorBodyKeep = 64 * 1024;
+    if (out.body.size() < kErrorBodyKeep) out.body.append(bytes.substr(0, kErrorBodyKeep - out.body.size()));
+  } else if (h.on_event) {
     bool ok = sse.feed(bytes, [this](const SseEvent& ev) {
       ++out.events;
       h.on_event(ev, arrived);
@@ -212,7 +217,7 @@ void Op::on_read_error(const error_code& ec) {
 
 // ------------------------------------------------------------ endings
 void Op::complete() {
-  if (h.on_event && sse.truncated()) {
+  if (h.on_event && sse_body() && sse.truncated()) {
     fail(Failure::sse_truncated, "every SSE event ended by a blank line",
          "the stream ended inside an event after " + std::to_string(out.events) + " events");
     return;

@@ -182,6 +182,10 @@ TEST(Runner, FaultsLandInTheirCategories) {
     for (const auto& r : res.records) {
       EXPECT_FALSE(r.ok());
       EXPECT_EQ(r.error_category, cat) << r.error_detail;
+      // A refusal carries the server's own message (its JSON error document), not only the status.
+      if (cat.starts_with("http_")) {
+        EXPECT_NE(r.error_detail.find(": overloaded"), std::string::npos) << r.error_detail;
+      }
     }
     auto sum = summarize_run(res.records, {});
     EXPECT_EQ(sum.failed, 3);

@@ -282,6 +282,23 @@ TEST(ClientFault, TruncatedSseEventAtEof) {
   EXPECT_EQ(s.events, (std::vector<std::string>{"a", "b"}));
 }
 
+// A streaming request answered with an error status gets a JSON document, not events: it is kept
+// as the body (the caller reads the server's message), never failed as a truncated stream.
+TEST(ClientRaw, ErrorStatusToAStreamingRequestKeepsItsDocument) {
+  RawPeer peer([](int fd, RawPeer&) {
+    RawPeer::read_request(fd);
+    const std::string doc = R"({"error": {"message": "queue full", "type": "overloaded", "code": 429}})";
+    RawPeer::send_all(fd, "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: " +
+                              std::to_string(doc.size()) + "\r\nConnection: close\r\n\r\n" + doc);
+  });
+  Client client(short_timeouts());
+  Streamed s = stream(client, get(peer.url("/")), true);
+  EXPECT_EQ(s.outcome.failure, Failure::none) << s.outcome.error.message();
+  EXPECT_EQ(s.outcome.status, 429);
+  EXPECT_TRUE(s.events.empty());
+  EXPECT_NE(s.outcome.body.find("queue full"), std::string::npos) << s.outcome.body;
+}
+
 TEST(ClientFault, TlsToPlainPort) {
   RawPeer peer([](int fd, RawPeer&) {
     char buf[512];

@@ -158,9 +158,11 @@ TEST(SimServeFaults, GatewayTimeoutAnswers504AndRetriesAddGhostLoad) {
   const Streamed s = stream_json(c, p.url() + "/v1/completions", completion("late stream", 4, true));
   EXPECT_EQ(s.status, 504) << "no token yet: the held-back SSE headers let the gateway answer 504";
   EXPECT_TRUE(s.data.empty());
-  // A whole JSON response, not a cut connection (the helper reads every body as SSE, so the JSON
-  // body ends "inside an event": sse_truncated).
-  EXPECT_EQ(s.failure, net::Failure::sse_truncated);
+  // A whole JSON error document, not a cut connection.
+  EXPECT_EQ(s.failure, net::Failure::none);
+  auto sj = json::parse(s.body, nullptr, false);
+  ASSERT_TRUE(sj.is_object()) << s.body;
+  EXPECT_EQ(sj["error"]["type"], "gateway_timeout") << s.body;
   // Two cut requests, each retried twice (0.5 s backoff) and cut again: 6 aborts; wait for the
   // last retry's deadline (~4 virtual s after the second cut).
   json stats;

@@ -140,6 +140,7 @@ Streamed stream_json(net::Client& c, const std::string& url, const std::string& 
   h.on_event = [out](const net::SseEvent& e, net::SteadyClock::time_point) { out->data.push_back(std::string(e.data)); };
   h.on_done = [out, &done](const net::Outcome& o) {
     out->failure = o.failure;
+    out->body = o.body;  // an error status's document (the client does not parse it as SSE)
     if (!out->status) out->status = o.status;
     done.set_value();
   };
