@@ -51,13 +51,8 @@ for c in $cases; do
   promtool tsdb create-blocks-from openmetrics "$om" "$data" > "$tmp/promtool.log" 2>&1 || { cat "$tmp/promtool.log"; exit 1; }
   t2=$(date +%s.%N)
   rm -f "$om"
-  port=$(free_port)
-  printf 'global:\n  scrape_interval: 1h\nscrape_configs: []\n' > "$tmp/prometheus.yml"
-  prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$data" --storage.tsdb.retention.time=10y \
-    --web.listen-address="127.0.0.1:$port" > "$tmp/prometheus.log" 2>&1 &
-  prom_pid=$!
-  url="http://127.0.0.1:$port"
-  for _ in $(seq 300); do curl -sf "$url/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+  prom_serve "$data"
+  url=$prom_url
 
   # 1. Our client, then the peer on the same queries.
   /usr/bin/time -v "$client" --prometheus "$url" --end "$end" > "$tmp/client.json" 2> "$tmp/client.time" || { cat "$tmp/client.time"; exit 1; }
@@ -107,7 +102,6 @@ PY
     "$store_plain/$parse_plain" "$curl_s" "$py_parse" \
     "$(rss_mb "$tmp/client.time")" "$fleet_cell"
   echo "  client: $(cat "$tmp/client.json")"
-  kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null || true
-  prom_pid=""
+  prom_stop
   rm -rf "$data"
 done

@@ -30,13 +30,8 @@ for replicas in $cases; do
   data=$tmp/data-$replicas
   promtool tsdb create-blocks-from openmetrics "$om" "$data" > "$tmp/promtool.log" 2>&1 || { cat "$tmp/promtool.log"; exit 1; }
   rm -f "$om"
-  port=$(free_port)
-  printf 'global:\n  scrape_interval: 1h\nscrape_configs: []\n' > "$tmp/prometheus.yml"
-  prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$data" --storage.tsdb.retention.time=10y \
-    --web.listen-address="127.0.0.1:$port" > "$tmp/prometheus.log" 2>&1 &
-  prom_pid=$!
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-  python3 - "http://127.0.0.1:$port" "$end" "$tmp/rules.json" "$replicas" <<'PY'
+  prom_serve "$data"
+  python3 - "$prom_url" "$end" "$tmp/rules.json" "$replicas" <<'PY'
 import json, statistics, sys, urllib.parse, urllib.request
 url, end, rules_file, replicas = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
@@ -67,6 +62,5 @@ print(f"replicas {replicas}: {len(rows)} rules, {total:.1f} ms per evaluation (s
 for name, is_alert, ms, n in rows:
     print(f"  {name:45s} {ms:8.2f} ms  {n:5d} series{'  (alert)' if is_alert else ''}")
 PY
-  kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null || true
-  prom_pid=""
+  prom_stop
 done

@@ -58,13 +58,8 @@ print("# EOF")
 PY
   data=$tmp/data-$s
   promtool tsdb create-blocks-from openmetrics "$tmp/run.om" "$data" > "$tmp/promtool.log" 2>&1 || { echo "$s: backfill failed"; tail -3 "$tmp/promtool.log"; continue; }
-  port=$(free_port)
-  printf 'global:\n  scrape_interval: 1h\nscrape_configs: []\n' > "$tmp/prometheus.yml"
-  prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$data" --storage.tsdb.retention.time=10y \
-    --web.listen-address="127.0.0.1:$port" > "$tmp/prometheus.log" 2>&1 &
-  prom_pid=$!
-  for _ in $(seq 300); do curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-  python3 - "http://127.0.0.1:$port" "$tmp/rules.json" "$out" "$base" "$s" <<'PY'
+  prom_serve "$data"
+  python3 - "$prom_url" "$tmp/rules.json" "$out" "$base" "$s" <<'PY'
 import json, sys, urllib.parse, urllib.request
 url, rules_file, out, base, name = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5]
 snap = json.load(open(out + "/a/snapshot.json"))
@@ -86,6 +81,5 @@ for g in json.load(open(rules_file))["groups"]:
 print(f'{name:34s} {exp.get("layer", "?") + " / " + exp.get("symptom", "?"):44s} '
       f'{(top["id"] if top else "none"):28s} {", ".join(fired) or "none"}')
 PY
-  kill "$prom_pid" 2>/dev/null; wait "$prom_pid" 2>/dev/null || true
-  prom_pid=""
+  prom_stop
 done
