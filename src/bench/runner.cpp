@@ -12,8 +12,6 @@
 
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include "core/clock.h"
 #include "core/rng.h"
 #include "ingest/metrics_engine.h"
@@ -75,14 +73,11 @@ void on_finished(State& st, size_t i, const net::Outcome& out, Stream& s) {
     // The status is the cause even when the (non-SSE) error body then fails SSE parsing.
     r.error_category = fmt::format("http_{}", out.status);
     r.error_detail = fmt::format("{} {}", out.status, out.reason);
-    // The server's own words (OpenAI shape: {"error": {"message": ...}}), cut short.
+    // The server's own words: the error document's message (the same reader as an in-stream
+    // {"error": ...} chunk), else the start of a non-JSON body (an HTML error page), cut short.
     if (!out.body.empty()) {
-      auto j = nlohmann::json::parse(out.body, nullptr, false);
-      std::string msg;
-      if (j.is_object() && j.contains("error") && j["error"].is_object()) msg = j["error"].value("message", "");
-      else if (j.is_object()) msg = j.value("message", "");
-      if (msg.empty() && !j.is_object()) msg = out.body;
-      msg = msg.substr(0, 200);
+      const ChunkInfo doc = parse_chunk(out.body);
+      std::string msg = doc.valid_json ? doc.error_message : out.body.substr(0, 200);
       for (char& ch : msg)
         if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';  // an HTML error page's newlines
       if (!msg.empty()) r.error_detail += ": " + msg;
