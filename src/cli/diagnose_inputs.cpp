@@ -11,9 +11,11 @@
 
 #include "catalog/gpu.h"
 #include "catalog/model.h"
+#include "catalog/name_guess.h"
 #include "catalog/names.h"
 #include "cli/diagnose_sources.h"
 #include "collect/capture.h"
+#include "diagnose/launch_text.h"
 #include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -228,8 +230,24 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   bool args_ok = false;
   if (!f.engine_args.empty()) {
     auto a = ingest::parse_engine_args(f.engine_args);
+    // Everything pasted is also read tolerantly (environment lines, Modelfile, YAML, short flags).
+    const diagnose::LaunchSettings loose = diagnose::read_launch_text(f.engine_args);
+    std::string loose_note = fmt::format("{} setting(s) read", loose.values.size());
+    if (!loose.values.empty()) {
+      std::string keys;
+      size_t k = 0;
+      for (const auto& [key, v] : loose.values)
+        if (k++ < 8) keys += (keys.empty() ? "" : ", ") + key;
+      loose_note += " (" + keys + (loose.values.size() > 8 ? ", ..." : "") + ")";
+    }
+    if (!loose.unparsed.empty()) {
+      std::string words;
+      for (size_t i = 0; i < loose.unparsed.size() && i < 5; ++i) words += (i ? " " : "") + loose.unparsed[i];
+      loose_note += fmt::format("; {} word(s) not understood: {}", loose.unparsed.size(), words);
+    }
     if (!a) {
-      now.note("--engine-args", "engine_args", false, a.error().message());
+      now.note("--engine-args", "engine_args", !loose.values.empty(),
+               loose_note + "; not an engine command line the ledger reads (" + a.error().message() + ")");
     } else {
       merge_settings(settings, a->settings);
       if (a->engine != core::EngineKind::unknown) now.ev.deployment.engine = a->engine;
@@ -237,7 +255,7 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
                                                                : std::string("command line");
       for (const auto& n : a->notes) note += "; " + n;
       if (!a->settings.unmodelled.empty()) note += fmt::format("; {} flag(s) not modelled", a->settings.unmodelled.size());
-      now.note("--engine-args", "engine_args", true, note);
+      now.note("--engine-args", "engine_args", true, note + "; " + loose_note);
       args_ok = true;
     }
   }
@@ -256,15 +274,29 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   if (!dep.model.empty()) {
     auto m = catalog::load_model(dep.model);
     const std::string src = !f.model.empty() ? "--model " + dep.model : dep.model;
-    if (!m) now.note(src, "model", false, m.error().message() + "; the memory ledger is left out");
-    else now.note(src, "model", true, "in the catalog");
+    if (!m) {
+      // Not in the catalog: what the name itself says is still used (size, quantization, GGUF).
+      const auto guess = catalog::guess_model_from_name(dep.model);
+      std::string said;
+      for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
+      now.note(src, "model", !said.empty(),
+               said.empty() ? "not in the bundled catalog and nothing read from the name; the memory ledger is left out"
+                            : "not in the bundled catalog (no memory ledger); read from the name: " + said);
+    } else {
+      now.note(src, "model", true, "in the catalog");
+    }
     ledger_ok = m.ok();
   }
   if (!dep.gpu.empty()) {
     auto gs = catalog::find_gpu(dep.gpu);
     const std::string src = !f.gpu.empty() ? "--gpu " + dep.gpu : dep.gpu;
     if (!gs) {
-      now.note(src, "gpu", false, gs.error().message() + "; the memory ledger and the GPU's limits are left out");
+      const auto guess = catalog::guess_gpu_from_name(dep.gpu);
+      std::string said;
+      for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
+      now.note(src, "gpu", guess.recognized(),
+               guess.recognized() ? "not in the GPU catalog (no memory ledger, no GPU limits); read from the name: " + said
+                                  : gs.error().message() + "; the memory ledger and the GPU's limits are left out");
       ledger_ok = false;
     } else {
       now.note(src, "gpu", true, fmt::format("{} ({:g} GiB)", gs->name, gs->memory_gib));
@@ -274,7 +306,13 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   }
   finish_side(now);
   in.now = std::move(now.ev);
-  g.any_evidence = has_evidence(in.now) || args_ok || ledger_ok || !in.observations.now.empty();
+  // Thin evidence is evidence: the reported symptom, the launch text, the names as typed. A name or
+  // an unparsed token never ends the run (the Inputs section says what was not understood).
+  in.launch_text = f.engine_args;
+  in.model_as_given = f.model;
+  in.gpu_as_given = f.gpu;
+  g.any_evidence = has_evidence(in.now) || args_ok || ledger_ok || !in.observations.now.empty() || !in.symptoms.empty() ||
+                   !f.engine_args.empty() || !f.model.empty() || !f.gpu.empty();
 
   // Evidence, baseline.
   const bool any_base = !f.baseline_snapshots.empty() || !f.baseline_logs.empty() || !f.baseline_records.empty() ||

@@ -136,6 +136,10 @@ LayerResult analyze_gateway(const Context& c) {
   const bool readings = c.ind.get("gateway_timeout_s") || c.ind.get("client_retry_rate");
   if (!r.findings.empty()) {
     r.verdict.state = LayerVerdict::State::at_fault;
+  } else if (auto er = c.ind.get("error_rate"); er && *er > std::max(c.in.slo.error_rate, 0.0) && (records || readings)) {
+    // Failing requests are not health: the layer stays open until a rule names their cause.
+    r.verdict.why = fmt::format("error rate {:.0f}% is above the SLO's {:.1f}% and no gateway rule explains it: not cleared",
+                                100 * *er, 100 * c.in.slo.error_rate);
   } else if (records || readings) {
     r.verdict.state = LayerVerdict::State::cleared;
     for (const char* n : {"timeout_error_share", "stream_break_share", "retry_duplicate_share", "gateway_timeout_s",

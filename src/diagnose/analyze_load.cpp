@@ -340,6 +340,9 @@ LayerResult analyze_load(const Context& c) {
   for (const char* n : {"input_len_mean", "output_len_mean", "request_rate", "one_token_output_share",
                         "output_len_max_share", "prefix_cache_hit_rate", "output_tokens_per_s"}) {
     if (!c.ind.get(n)) continue;
+    // A rate of zero is no traffic measured, not healthy traffic: it clears nothing.
+    const std::string name = n;
+    if ((name == "request_rate" || name == "output_tokens_per_s") && *c.ind.get(n) <= 0) continue;
     any = true;
     if (r.findings.empty()) r.verdict.evidence.push_back(c.ind.item(n));  // the values that cleared it
   }

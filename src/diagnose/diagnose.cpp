@@ -10,6 +10,7 @@
 #include "diagnose/analyzers.h"
 #include "diagnose/indicators.h"
 #include "diagnose/rule_util.h"
+#include "diagnose/suspects.h"
 
 namespace llmtriage::diagnose {
 
@@ -198,6 +199,40 @@ void rank(std::vector<Finding>& fs, const std::vector<Symptom>& symptoms) {
   std::stable_sort(fs.begin(), fs.end(), [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
 }
 
+// Thin evidence: the ranked suspected causes (suspects.h). Located findings at warning or above
+// stay first; suspects follow them, and lead when no rule located anything at warning. A layer a
+// located suspect points at is no longer listed as cleared.
+void add_suspects(const DiagnoseInput& in, const Indicators& ind, Report& rep) {
+  std::vector<Finding> sus;
+  try {
+    sus = suspect(in, ind, rep.symptoms);
+  } catch (const std::exception& e) {
+    rep.missing.push_back(fmt::format("suspected causes not ranked (internal error: {})", e.what()));
+    return;
+  }
+  if (sus.empty()) return;
+  std::vector<Finding> strong, weak;
+  for (auto& f : rep.findings) (f.severity == Severity::info ? weak : strong).push_back(std::move(f));
+  rep.findings.clear();
+  for (auto& f : strong) rep.findings.push_back(std::move(f));
+  // Without a located warning, a suspect leads an info-level rule finding only when its evidence
+  // is stronger than a guess.
+  std::vector<Finding> later;
+  for (auto& f : sus) {
+    const bool lead = strong.empty() && (weak.empty() || f.severity != Severity::info || f.confidence >= 0.5);
+    (lead ? rep.findings : later).push_back(std::move(f));
+  }
+  for (auto& f : weak) rep.findings.push_back(std::move(f));
+  for (auto& f : later) rep.findings.push_back(std::move(f));
+  for (const auto& f : rep.findings) {
+    if (f.status != "located" || f.severity == Severity::info) continue;
+    for (auto& l : rep.layers)
+      if (l.layer == f.layer && l.state == LayerVerdict::State::cleared) {
+        l.state = LayerVerdict::State::at_fault;
+      }
+  }
+}
+
 }  // namespace
 
 Report diagnose(const DiagnoseInput& in) {
@@ -231,6 +266,11 @@ Report diagnose(const DiagnoseInput& in) {
       r.verdict.why = fmt::format("internal error in the {} analyzer: {}", to_string(layer), e.what());
     }
     r.verdict.layer = layer;
+    // A layer is cleared only by a value that clears it.
+    if (r.verdict.state == LayerVerdict::State::cleared && r.verdict.evidence.empty()) {
+      r.verdict.state = LayerVerdict::State::not_judged;
+      if (r.verdict.why.empty()) r.verdict.why = "no reading of this layer's indicators was recorded";
+    }
     for (auto& f : r.findings) {
       f.layer = layer;
       f.confidence = std::clamp(f.confidence, 0.0, 1.0);
@@ -251,6 +291,7 @@ Report diagnose(const DiagnoseInput& in) {
       if (f.severity != Severity::info && std::find(rep.symptoms.begin(), rep.symptoms.end(), f.symptom) == rep.symptoms.end())
         rep.symptoms.push_back(f.symptom);
   rank(rep.findings, rep.symptoms);
+  add_suspects(in, ind, rep);
 
   const bool severe = std::any_of(rep.findings.begin(), rep.findings.end(),
                                   [](const Finding& f) { return f.severity != Severity::info; });

@@ -58,6 +58,10 @@ struct DiagnoseInput {
   bool live = false;                         // input came from a live endpoint (capture-before-restart)
   std::optional<std::string> snapshot_path;  // where the live snapshot was kept
   bool what_if = true;                       // run simulator what-ifs for remedy predictions
+  // Thin evidence as the operator gave it (read by the suspected-causes reasoning, suspects.h):
+  std::string launch_text;                   // --engine-args verbatim: flags, KEY=VALUE, Modelfile lines
+  std::string model_as_given;                // --model as typed ("llama3:70b", "x.Q4_K_M.gguf")
+  std::string gpu_as_given;                  // --gpu as typed ("RTX 3090", "Tesla V100 16GB")
 };
 
 Report diagnose(const DiagnoseInput& in);

@@ -69,6 +69,10 @@ struct Finding {
   std::vector<EvidenceItem> evidence;
   std::vector<Remedy> remedies;   // ordered, best first
   std::string next_measurement;   // what to measure next to confirm
+  // "located": a rule or an engine's own line establishes the cause; "suspected": the most likely
+  // explanation from thin evidence (symptom prior moved by the clues present), not yet proven.
+  std::string status = "located";
+  std::vector<EvidenceItem> against;  // suspected causes: what argues against them
 };
 
 // A layer the diagnosis judged healthy, with the readings that cleared it; or could not judge.

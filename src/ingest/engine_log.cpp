@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ingest/line_reader.h"
+#include "ingest/log_signatures.h"
 #include "ingest/log_sink.h"
 #include "ingest/log_text.h"
 
@@ -106,8 +107,35 @@ struct EngineLogParser::Impl {
   int64_t tb_final_line = 0;
   LogPrefix tb_prefix;
 
+  const std::vector<Signature>* sigs = nullptr;
+
   explicit Impl(LogParseOptions o) : opt(std::move(o)) {
     if (opt.source_name.empty()) opt.source_name = "log";
+    if (opt.signatures && !signatures().empty()) sigs = &signatures();
+  }
+
+  // Every signature the line matches becomes a warning event labelled with the signature (the
+  // first few per signature; the rest are counted). Returns whether any matched.
+  bool scan_signatures(std::string_view s, int64_t number, std::optional<double> t, const LogPrefix& p) {
+    if (!sigs) return false;
+    auto hits = match_signatures(fold_line(s), *sigs);
+    for (auto& h : hits) {
+      int64_t& n = res.signature_counts[h.sig->id];
+      if (++n > static_cast<int64_t>(opt.max_events_per_signature)) continue;
+      LogLineCtx ctx;
+      ctx.raw = s;
+      ctx.msg = s;
+      ctx.prefix = &p;
+      ctx.line = number;
+      ctx.t = t;
+      core::Event& e = sink.event(EventKind::warning, ctx, p.hint);
+      e.labels["signature"] = h.sig->id;
+      e.labels["meaning"] = h.sig->meaning;
+      if (!h.sig->cause.empty()) e.labels["cause"] = h.sig->cause;
+      if (!h.sig->engine.empty()) e.labels["printed_by"] = h.sig->engine;
+      e.fields = std::move(h.fields);
+    }
+    return !hits.empty();
   }
 
   void issue(int64_t line, const char* kind, std::string_view text) {
@@ -270,10 +298,12 @@ struct EngineLogParser::Impl {
         tb_close();
       } else if (tb_body(msg) || tb_chain(msg)) {
         tb_append(s);
+        scan_signatures(s, number, t ? t : last_t, p);
         return;
       } else {
         // The exception line ("torch.OutOfMemoryError: CUDA out of memory. ...").
         tb_append(s);
+        scan_signatures(s, number, t ? t : last_t, p);
         tb_final.assign(msg);
         tb_final_line = number;
         tb_pending_close = true;
@@ -299,7 +329,11 @@ struct EngineLogParser::Impl {
     ctx.prefix = &p;
     ctx.line = number;
     ctx.t = t ? t : last_t;
+    const size_t samples_before = res.timeline.size();
     Match r = dispatch(ctx);
+    // Stats lines (a new timeline sample) carry no signature; everything else is scanned.
+    const bool stats_line = r == Match::parsed && res.timeline.size() > samples_before;
+    if (!stats_line && scan_signatures(s, number, ctx.t, p) && r == Match::none) r = Match::parsed;
     switch (r) {
       case Match::parsed: ++res.lines_parsed; break;
       case Match::other: ++res.lines_other; break;
@@ -308,7 +342,13 @@ struct EngineLogParser::Impl {
         issue(number, "malformed", s);
         break;
       case Match::none:
-        if (p.recognized) ++res.lines_other; else ++res.lines_unknown;
+        if (p.recognized) {
+          ++res.lines_other;
+        } else {
+          ++res.lines_unknown;
+          if (res.unknown_examples.size() < opt.max_reported_issues && !logtext::sanitize(s, 120).empty())
+            res.unknown_examples.push_back({number, "unknown", logtext::sanitize(s, 120)});
+        }
         break;
     }
   }
@@ -389,6 +429,13 @@ std::string describe(const EngineLogResult& r) {
   for (const auto& i : r.issues) {
     s += "; line " + std::to_string(i.line) + ": " + i.kind;
   }
+  if (!r.signature_counts.empty()) {
+    int64_t n = 0;
+    for (const auto& [id, c] : r.signature_counts) n += c;
+    s += "; " + std::to_string(n) + " line(s) matched " + std::to_string(r.signature_counts.size()) + " known signature(s)";
+  }
+  for (size_t i = 0; i < r.unknown_examples.size() && i < 3; ++i)
+    s += "; unknown line " + std::to_string(r.unknown_examples[i].line) + ": \"" + r.unknown_examples[i].excerpt + "\"";
   return s;
 }
 

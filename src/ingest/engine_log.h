@@ -53,6 +53,8 @@ struct LogParseOptions {
   size_t max_reported_issues = 5;   // first N bad lines kept with their line numbers
   size_t max_generic_events = 2000; // cap on plain warning/error events (the rest are counted)
   size_t max_traceback_bytes = 16384;
+  size_t max_events_per_signature = 5;  // later matches of one signature are counted, not kept
+  bool signatures = true;           // match data/diagnose/signatures.jsonl on each line
 };
 
 struct LogIssue {
@@ -81,6 +83,8 @@ struct EngineLogResult {
   int64_t generic_events_dropped = 0;
   std::map<std::string, int64_t> bad_input;  // kind -> count (see LogIssue::kind)
   std::vector<LogIssue> issues;              // first few bad or malformed lines
+  std::vector<LogIssue> unknown_examples;    // first few lines no matcher or signature knew (kind "unknown")
+  std::map<std::string, int64_t> signature_counts;  // signature id -> matching lines (log_signatures.h)
   std::optional<core::Error> read_error;     // e.g. a truncated gzip stream (lines before it kept)
 };
 

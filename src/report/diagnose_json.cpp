@@ -49,7 +49,9 @@ json finding_json(const diagnose::Finding& f) {
           {"explanation", f.explanation},
           {"evidence", evidence_list(f.evidence)},
           {"remedies", rem},
-          {"next_measurement", f.next_measurement}};
+          {"next_measurement", f.next_measurement},
+          {"status", f.status},
+          {"evidence_against", evidence_list(f.against)}};
 }
 
 // Reading back: strict on the shape, lenient on absent optional fields.
@@ -198,6 +200,11 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
       x.remedies.push_back(std::move(rem));
     }
     x.next_measurement = str(f, "next_measurement");
+    // Reports written before the field existed hold located findings only.
+    x.status = f.contains("status") ? str(f, "status") : std::string("located");
+    if (x.status != "located" && x.status != "suspected")
+      return bad(at + ".status", "located or suspected", "\"" + x.status + "\"");
+    if (f.contains("evidence_against")) x.against = evidence_from(array(f, "evidence_against"));
     r.findings.push_back(std::move(x));
   }
   for (const auto& l : array(j, "layers")) {

@@ -50,7 +50,7 @@ std::string remedy_list(const Finding& f) {
 
 std::string meta(const Finding& f) {
   std::string s = code(f.id) + " · " + layer_title(f.layer) + " layer · " + diagnose::to_string(f.symptom) + " · **" +
-                  diagnose::to_string(f.severity) + "** · confidence " + format_confidence(f.confidence);
+                  diagnose::to_string(f.severity) + "** · " + f.status + " · confidence " + format_confidence(f.confidence);
   if (auto e = format_explains(f.explains)) s += " · " + *e;
   return s;
 }
@@ -75,10 +75,14 @@ std::string render_markdown(const diagnose::Report& r) {
     o += "\n";
   } else {
     const Finding& f = r.findings.front();
-    if (f.severity == diagnose::Severity::info) o += "No cause located at warning or above. The strongest lead:\n\n";
+    if (f.status == "suspected")
+      o += "No cause located. The most likely cause, **suspected** (confirm with the measurement below):\n\n";
+    else if (f.severity == diagnose::Severity::info)
+      o += "No cause located at warning or above. The strongest lead:\n\n";
     o += "**" + cell(f.title.empty() ? f.id : f.title) + "**\n\n" + meta(f) + "\n\n";
     if (!f.explanation.empty()) o += f.explanation + "\n\n";
     if (!f.evidence.empty()) o += "### Evidence\n\n" + evidence_table(f.evidence) + "\n";
+    if (!f.against.empty()) o += "### Evidence against\n\n" + evidence_table(f.against) + "\n";
     o += "### Fix — one change at a time, in this order\n\n";
     o += f.remedies.empty() ? "No remedy computed for this finding.\n" : remedy_list(f);
     if (!f.next_measurement.empty()) o += "\nNext measurement: " + f.next_measurement + "\n";
@@ -106,7 +110,7 @@ std::string render_markdown(const diagnose::Report& r) {
     for (const auto& l : r.layers) {
       if (l.state != LayerVerdict::State::cleared) continue;
       o += std::string("\n### ") + layer_title(l.layer) + "\n\n";
-      o += l.evidence.empty() ? "(no values recorded)\n" : evidence_table(l.evidence);
+      o += evidence_table(l.evidence);
     }
   }
   if (nj) {

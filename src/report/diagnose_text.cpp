@@ -94,11 +94,17 @@ void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const
   o += "  " + finding_tags(f, st) + "\n";
   if (!f.explanation.empty()) o += wrap(f.explanation, opt.width, "  ");
   if (!f.evidence.empty()) {
-    o += "\n  " + st.bold("Evidence") + "\n";
+    o += "\n  " + st.bold(f.status == "suspected" ? "Evidence for" : "Evidence") + "\n";
     for (const auto& e : f.evidence) o += "    - " + evidence_line(e, st) + "\n";
+  } else if (f.status == "suspected") {
+    o += "\n  " + st.bold("Evidence for") + "\n    - only the symptom (the checklist's prior)\n";
+  }
+  if (!f.against.empty()) {
+    o += "\n  " + st.bold("Evidence against") + "\n";
+    for (const auto& e : f.against) o += "    - " + evidence_line(e, st) + "\n";
   }
   if (!f.remedies.empty()) {
-    o += "\n  " + st.bold("Fix: one change at a time, in this order") + "\n";
+    o += "\n  " + st.bold(f.status == "suspected" ? "If confirmed, fix: one change at a time" : "Fix: one change at a time, in this order") + "\n";
     remedies(o, f, st, "    ");
   } else {
     o += "\n  No remedy computed for this finding.\n";
@@ -111,7 +117,7 @@ void other_finding(std::string& o, size_t n, const Finding& f, const TextOptions
   o += fmt::format("  {}. [{}] {}", n, st.severity(f.severity, diagnose::to_string(f.severity)),
                    f.title.empty() ? f.id : f.title);
   o += "\n     " + f.id + (show_layer ? std::string(" · ") + layer_title(f.layer) + " layer" : std::string()) + " · " +
-       diagnose::to_string(f.symptom) + " · confidence " + format_confidence(f.confidence);
+       diagnose::to_string(f.symptom) + " · " + f.status + " · confidence " + format_confidence(f.confidence);
   if (auto e = format_explains(f.explains)) o += " · " + *e;
   o += "\n";
   for (const auto& e : f.evidence) o += "     - " + evidence_line(e, st) + "\n";
@@ -152,6 +158,11 @@ std::string render_text(const Report& r, const TextOptions& opt) {
                                nj),
                    opt.width, "  ")
             : "  Every layer was judged and cleared.\n";
+  } else if (r.findings.front().status == "suspected") {
+    // No rule proved a cause: the best explanation is a guess, and says so.
+    o += st.bold("VERDICT") + "  " + st.severity(Severity::warning, "no cause located; the most likely cause, suspected") +
+         ":\n\n";
+    top_finding(o, r.findings.front(), opt, st, "SUSPECTED");
   } else if (r.findings.front().severity == Severity::info) {
     // Only contributing factors: say so before showing the strongest of them.
     o += st.bold("VERDICT") + "  " + st.green("no cause located at warning or above") + "; the strongest lead:\n\n";
@@ -189,7 +200,6 @@ std::string render_text(const Report& r, const TextOptions& opt) {
     for (const auto& l : r.layers) {
       if (l.state != LayerVerdict::State::cleared) continue;
       o += "  " + st.green(layer_title(l.layer)) + "\n";
-      if (l.evidence.empty()) o += "     (no values recorded)\n";
       for (const auto& e : l.evidence) o += "     - " + evidence_line(e, st) + "\n";
     }
   }

@@ -1,0 +1,250 @@
+#include "diagnose/launch_text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace llmtriage::diagnose {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string flag_key(std::string w) {
+  while (!w.empty() && w.front() == '-') w.erase(w.begin());
+  w = lower(w);
+  std::replace(w.begin(), w.end(), '_', '-');
+  return w;
+}
+
+// Short flags of llama.cpp (common/arg.cpp) and vLLM/SGLang/LMDeploy launchers.
+const std::map<std::string, std::string>& short_flags() {
+  static const std::map<std::string, std::string> m = {
+      {"c", "ctx-size"}, {"np", "parallel"}, {"ngl", "n-gpu-layers"}, {"t", "threads"}, {"m", "model"},
+      {"b", "batch-size"}, {"ub", "ubatch-size"}, {"fa", "flash-attn"}, {"tp", "tensor-parallel-size"},
+      {"pp", "pipeline-parallel-size"}, {"dp", "data-parallel-size"}, {"q", "quantization"}, {"o", "compilation-config"},
+      {"n", "n-predict"}, {"ts", "tensor-split"}, {"sm", "split-mode"}, {"cb", "cont-batching"}, {"ctk", "cache-type-k"},
+      {"ctv", "cache-type-v"}, {"ot", "override-tensor"}, {"hf", "hf-repo"}};
+  return m;
+}
+
+// Words that name a launcher; what follows is its arguments.
+std::string launcher(const std::string& w) {
+  std::string l = lower(w);
+  auto slash = l.rfind('/');
+  std::string base = slash == std::string::npos ? l : l.substr(slash + 1);
+  for (const char* p : {"vllm", "llama-server", "llama-cli", "server", "main", "ollama", "lmdeploy", "trtllm-build",
+                        "trtllm-serve", "trtllm-bench", "text-generation-launcher", "tritonserver", "koboldcpp", "local-ai",
+                        "python", "python3", "docker", "build.py", "llama.cpp"})
+    if (base == p || (std::string(p).size() > 5 && base.rfind(p, 0) == 0)) return base;
+  for (const char* m : {"vllm.entrypoints", "sglang.launch_server", "lmdeploy.serve", "tensorrt_llm", "text_generation_server"})
+    if (l.find(m) != std::string::npos) return m;
+  return "";
+}
+
+bool looks_flag(const std::string& w) {
+  if (w.size() < 2 || w[0] != '-') return false;
+  // A negative number is a value, not a flag.
+  return !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
+}
+
+// Shell-like split: quotes group, backslash-newline joins; never fails (an open quote runs to the end).
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  char quote = 0;
+  bool any = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else cur += c;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      any = true;
+      continue;
+    }
+    if (c == '\\' && i + 1 < line.size()) {
+      cur += line[++i];
+      any = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '[' || c == ']') {
+      // Commas and brackets separate the items of a YAML/JSON args list; inside quotes they stay.
+      if (any || !cur.empty()) out.push_back(cur);
+      cur.clear();
+      any = false;
+      continue;
+    }
+    cur += c;
+    any = true;
+  }
+  if (any || !cur.empty()) out.push_back(cur);
+  return out;
+}
+
+bool env_name(const std::string& k) {
+  if (k.empty() || !(std::isupper(static_cast<unsigned char>(k[0])) || k[0] == '_')) return false;
+  return std::all_of(k.begin(), k.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+}  // namespace
+
+const std::string* LaunchSettings::get(const std::string& key) const {
+  auto it = values.find(key);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+std::optional<double> LaunchSettings::number(std::initializer_list<const char*> keys) const {
+  for (const char* k : keys) {
+    const std::string* v = get(k);
+    if (!v) continue;
+    std::string s = *v;
+    double mult = 1;
+    if (!s.empty() && (s.back() == 'k' || s.back() == 'K')) {
+      mult = s.back() == 'k' ? 1000 : 1024;
+      s.pop_back();
+    }
+    double x = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (ec == std::errc() && p == s.data() + s.size() && std::isfinite(x)) return x * mult;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> LaunchSettings::text(std::initializer_list<const char*> keys) const {
+  for (const char* k : keys)
+    if (const std::string* v = get(k)) return *v;
+  return std::nullopt;
+}
+
+LaunchSettings read_launch_text(const std::string& text) {
+  LaunchSettings s;
+  std::istringstream in(text);
+  std::string raw, line;
+  // Join backslash-newline continuations first.
+  std::vector<std::string> lines;
+  while (std::getline(in, raw)) {
+    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    if (!raw.empty() && raw.back() == '\\') {
+      raw.pop_back();
+      line += raw + " ";
+      continue;
+    }
+    line += raw;
+    lines.push_back(line);
+    line.clear();
+  }
+  if (!line.empty()) lines.push_back(line);
+
+  for (const std::string& l : lines) {
+    std::vector<std::string> w = words_of(l);
+    if (w.empty()) continue;
+    const std::string head = lower(w[0]);
+    // Modelfile lines.
+    if (w[0] == "FROM" && w.size() >= 2) {
+      s.values["modelfile-from"] = w[1];
+      s.programs.push_back("ollama-modelfile");
+      continue;
+    }
+    if (w[0] == "PARAMETER" && w.size() >= 3) {
+      s.values[flag_key(w[1])] = w[2];
+      s.programs.push_back("ollama-modelfile");
+      continue;
+    }
+    if ((w[0] == "TEMPLATE" || w[0] == "SYSTEM" || w[0] == "ADAPTER" || w[0] == "LICENSE") && w.size() >= 1) {
+      s.values["modelfile-" + lower(w[0])] = w.size() >= 2 ? w[1] : "";
+      continue;
+    }
+    // YAML "key: value" (a LocalAI model file, a Kubernetes env entry); "args:" introduces a list.
+    if (w[0].size() > 1 && w[0].back() == ':' && !looks_flag(w[0])) {
+      std::string key = w[0].substr(0, w[0].size() - 1);
+      if (lower(key) == "args" || lower(key) == "command" || key == "-") {
+        w.erase(w.begin());
+      } else if (w.size() >= 2 && !looks_flag(w[1])) {
+        s.values[env_name(key) ? key : flag_key(key)] = w[1];
+        continue;
+      } else if (w.size() == 1) {
+        continue;
+      }
+    }
+    for (size_t i = 0; i < w.size(); ++i) {
+      std::string word = w[i];
+      if (word == "-" || word.empty()) continue;
+      if (looks_flag(word)) {
+        std::string key, value;
+        bool has_value = false;
+        if (auto eq = word.find('='); eq != std::string::npos) {
+          key = word.substr(0, eq);
+          value = word.substr(eq + 1);
+          has_value = true;
+        } else {
+          key = word;
+        }
+        const bool single_dash = key.size() >= 2 && key[0] == '-' && key[1] != '-';
+        key = flag_key(key);
+        if (single_dash) {
+          auto it = short_flags().find(key);
+          if (it != short_flags().end()) key = it->second;
+        }
+        if (!has_value && i + 1 < w.size() && !looks_flag(w[i + 1])) {
+          // A bare boolean flag followed by a model path would swallow it; vLLM's booleans are
+          // known by their names.
+          static const char* bools[] = {"enforce-eager", "trust-remote-code", "enable-prefix-caching", "disable-log-requests",
+                                        "disable-log-stats", "enable-expert-parallel", "no-enable-prefix-caching",
+                                        "disable-cuda-graph", "enable-chunked-prefill", "enable-reasoning", "remove-input-padding",
+                                        "use-inflight-batching", "paged-kv-cache", "kv-unified", "cont-batching", "i",
+                                        "interactive", "language-model-only", "no-mmap", "mlock", "verbose"};
+          bool is_bool = std::find_if(std::begin(bools), std::end(bools), [&](const char* b) { return key == b; }) != std::end(bools);
+          if (!is_bool) {
+            value = w[++i];
+            // Several values ("--cuda-graph-sizes 16 32 48"): keep the first, skip the numbers after it.
+            while (i + 1 < w.size() && !looks_flag(w[i + 1]) && !w[i + 1].empty() &&
+                   std::all_of(w[i + 1].begin(), w[i + 1].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+                   std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+              ++i;
+          }
+        }
+        if (key == "model" && single_dash && !launcher(value).empty()) {  // python -m vllm.entrypoints...
+          s.programs.push_back(launcher(value));
+          continue;
+        }
+        s.values[key] = value;
+        continue;
+      }
+      if (auto eq = word.find('='); eq != std::string::npos && eq > 0) {
+        const std::string k = word.substr(0, eq);
+        if (env_name(k)) {
+          s.values[k] = word.substr(eq + 1);
+          continue;
+        }
+      }
+      if (std::string p = launcher(word); !p.empty()) {
+        s.programs.push_back(p);
+        continue;
+      }
+      // Positional words: the engine's subcommand, a model path or a template name ("deploy vicuna").
+      const std::string lw = lower(word);
+      if (lw == "serve" || lw == "-m" || lw == "run" || lw == "api_server" || lw == "deploy" || lw == "exec" || lw == "-c") {
+        s.programs.push_back(lw);
+        continue;
+      }
+      if (!s.has("model") && (word.find('/') != std::string::npos || lw.find(".gguf") != std::string::npos)) {
+        s.values["model"] = word;
+        continue;
+      }
+      s.unparsed.push_back(word);
+    }
+    (void)head;
+  }
+  return s;
+}
+
+}  // namespace llmtriage::diagnose

@@ -1,0 +1,570 @@
+// The clues of the suspected-causes reasoning (suspects.h): every piece of thin evidence turned
+// into a weight for or against a cause. Weights are natural-log likelihood ratios: 3 ~ the
+// evidence is 20x likelier under the cause (an engine's own line stating it), 2 ~ 7x (a flag or a
+// reading that produces the symptom by itself), 1 ~ 3x (consistent, not specific), 0.5 weak.
+// Each rule's rationale is in docs/rules.md ("Suspected causes"), in the order below.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+
+#include "catalog/name_guess.h"
+#include "diagnose/launch_text.h"
+#include "diagnose/output_checks.h"
+#include "diagnose/rule_util.h"
+#include "diagnose/suspects.h"
+#include "ingest/log_signatures.h"
+
+namespace llmtriage::diagnose {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool has_sym(const std::vector<Symptom>& s, Symptom x) { return std::find(s.begin(), s.end(), x) != s.end(); }
+
+struct Clues {
+  std::vector<Clue> out;
+  void add(const std::string& cause, double w, EvidenceItem item, bool decisive = false) {
+    out.push_back({cause, w, std::move(item), decisive});
+  }
+  void fact(const std::string& text_indicator, const std::string& text, const std::string& source) {
+    EvidenceItem e;
+    e.indicator = text_indicator;
+    e.text = text;
+    e.source = source;
+    out.push_back({"", 0, std::move(e), false});
+  }
+};
+
+EvidenceItem reading(const std::string& name, double v, const std::string& unit, const std::string& source,
+                     const std::string& text = {}, std::optional<double> threshold = {}, const std::string& op = {}) {
+  EvidenceItem e;
+  e.indicator = name;
+  e.value = v;
+  e.unit = unit;
+  e.source = source;
+  e.text = text;
+  e.threshold = threshold;
+  e.op = op;
+  return e;
+}
+
+EvidenceItem quote(const std::string& name, const std::string& text, const std::string& source) {
+  EvidenceItem e;
+  e.indicator = name;
+  e.text = text;
+  e.source = source;
+  return e;
+}
+
+// The engine family: the log's detection, the launcher words, the signatures' printers, the model name.
+std::string engine_of(const DiagnoseInput& in, const LaunchSettings& ls, const catalog::ModelNameGuess& mg) {
+  switch (in.now.deployment.engine) {
+    case core::EngineKind::vllm:
+    case core::EngineKind::vllm_v0: return "vllm";
+    case core::EngineKind::sglang: return "sglang";
+    case core::EngineKind::tgi: return "tgi";
+    case core::EngineKind::llamacpp: return "llamacpp";
+    case core::EngineKind::ollama: return "ollama";
+    case core::EngineKind::trtllm: return "trtllm";
+    default: break;
+  }
+  for (const auto& p : ls.programs) {
+    if (p.find("vllm") != std::string::npos) return "vllm";
+    if (p.find("sglang") != std::string::npos) return "sglang";
+    if (p.find("ollama") != std::string::npos) return "ollama";
+    if (p.find("lmdeploy") != std::string::npos) return "lmdeploy";
+    if (p.find("trtllm") != std::string::npos || p.find("tensorrt") != std::string::npos || p == "build.py" ||
+        p == "tritonserver")
+      return "trtllm";
+    if (p.find("text-generation") != std::string::npos || p.find("text_generation") != std::string::npos) return "tgi";
+    if (p.find("llama") != std::string::npos || p == "main" || p == "server" || p == "koboldcpp") return "llamacpp";
+    if (p == "local-ai") return "llamacpp";
+  }
+  for (const auto& [k, v] : ls.values) {
+    if (k.rfind("OLLAMA_", 0) == 0 || k == "num-ctx" || k == "num-gpu" || k == "modelfile-from") return "ollama";
+    if (k.rfind("VLLM_", 0) == 0 || k == "gpu-memory-utilization" || k == "enforce-eager" || k == "max-num-seqs") return "vllm";
+    if (k == "mem-fraction-static" || k == "max-running-requests" || k == "model-path") return "sglang";
+    if (k == "num-shard" || k == "model-id" || k == "max-batch-prefill-tokens") return "tgi";
+    if (k == "n-gpu-layers" || k == "gpu-layers" || k == "ctx-size" || k == "parallel") return "llamacpp";
+    if (k == "cache-max-entry-count") return "lmdeploy";
+  }
+  std::map<std::string, int> printed;
+  for (const auto& e : in.now.events)
+    if (auto it = e.labels.find("printed_by"); it != e.labels.end()) ++printed[it->second];
+  for (const char* eng : {"ollama", "llamacpp", "vllm", "sglang", "tgi", "trtllm", "lmdeploy"})
+    if (printed.count(eng)) return eng;
+  if (mg.ollama_tag) return "ollama";
+  if (mg.gguf) return "llamacpp";
+  return "";
+}
+
+bool llamacpp_family(const std::string& e) { return e == "llamacpp" || e == "ollama"; }
+
+// ---- log signatures and the log's other events ----
+
+void signature_clues(const DiagnoseInput& in, Clues& c) {
+  std::set<std::string> seen;
+  for (const auto& e : in.now.events) {
+    auto it = e.labels.find("signature");
+    if (it == e.labels.end()) continue;
+    if (!seen.insert(it->second).second) continue;
+    const ingest::Signature* sig = ingest::find_signature(it->second);
+    if (!sig || sig->cause.empty() || sig->weight == 0) continue;
+    EvidenceItem item = quote("log_signature " + sig->id, e.text.substr(0, 300), e.source);
+    item.text = sig->meaning + ": \"" + e.text.substr(0, 240) + "\"";
+    c.add(sig->cause, sig->weight, std::move(item), sig->weight >= 3.0);
+  }
+  // Events the engine parsers recognised (ingest/engine_log.h), when no signature named them.
+  for (const auto& e : in.now.events) {
+    if (e.labels.count("signature")) continue;
+    const std::string text = e.text.substr(0, 240);
+    switch (e.kind) {
+      case core::EventKind::max_len_exceeds_kv: c.add("kv_pool_below_one_request", 3.0, quote("max_len_exceeds_kv", text, e.source), true); break;
+      case core::EventKind::context_truncated: c.add("context_truncation", 3.0, quote("context_truncated", text, e.source), true); break;
+      case core::EventKind::kv_cache_full: c.add("kv_pool_exhausted", 2.5, quote("kv_cache_full", text, e.source)); break;
+      case core::EventKind::preemption: c.add("kv_pool_exhausted", 2.0, quote("preemption", text, e.source)); break;
+      case core::EventKind::oom: {
+        auto cause = e.labels.count("cause") ? e.labels.at("cause") : std::string();
+        if (cause == "prefill_oom") c.add("activation_headroom", 2.5, quote("oom", text, e.source));
+        else if (cause == "free_memory_below_requested" || cause == "no_kv_memory") c.add("memory_budget_too_small", 2.5, quote("oom", text, e.source));
+        else {
+          c.add("memory_budget_too_small", 1.0, quote("oom", text, e.source));
+          c.add("kv_pool_exhausted", 0.7, quote("oom", text, e.source));
+          c.add("activation_headroom", 0.7, quote("oom", text, e.source));
+        }
+        break;
+      }
+      case core::EventKind::engine_dead: c.add("kernel_hang_or_fault", 0.5, quote("engine_dead", text, e.source)); break;
+      default: break;
+    }
+  }
+}
+
+// Numbers the signatures captured (offload placement, slot contexts, prompt timing, free memory).
+void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, Clues& c) {
+  for (const auto& e : in.now.events) {
+    auto it = e.labels.find("signature");
+    if (it == e.labels.end()) continue;
+    const std::string& id = it->second;
+    auto f = [&](const char* k) -> std::optional<double> {
+      auto j = e.fields.find(k);
+      return j == e.fields.end() ? std::nullopt : std::optional<double>(j->second);
+    };
+    if ((id == "llamacpp_offloaded_layers" || id == "ollama_offload_plan") && f("on_gpu") && f("layers") && *f("layers") > 0) {
+      const double on = *f("on_gpu"), all = *f("layers");
+      auto item = reading("layers_on_gpu", on, "layers", e.source, fmt::format("{} of {} layers on the GPU", num(on), num(all)), all, "<");
+      if (on < all) c.add("partial_offload", 3.0, item, true);
+      else c.add("partial_offload", -2.0, item);
+    }
+    if (id == "sglang_load_weight_end" && f("avail_mem_gb") && f("mem_usage_gb") && *f("mem_usage_gb") > 0 &&
+        *f("avail_mem_gb") < 0.12 * (*f("avail_mem_gb") + *f("mem_usage_gb")))
+      c.add("memory_budget_too_small", 1.5,
+            reading("avail_mem_after_weights_gib", *f("avail_mem_gb"), "GiB", e.source, "free memory after the weights"));
+    if (id == "llamacpp_prompt_eval" && f("prompt_ms") && f("prompt_tokens") && *f("prompt_ms") > 0) {
+      const double tps = *f("prompt_tokens") / (*f("prompt_ms") / 1000);
+      if (tps < 100 && has_sym(sym, Symptom::ttft_spike))
+        c.add("prompt_cache_unused", 0.5, reading("prompt_eval_tok_per_s", tps, "tok/s", e.source, "prompt processing speed"));
+    }
+    if (id == "vllm_zero_throughput_running" && f("running") && *f("running") > 0)
+      c.add("kernel_hang_or_fault", 2.5, reading("running_without_tokens", *f("running"), "requests", e.source,
+                                                  "requests running while generation throughput is 0 tokens/s"));
+    if (id == "ollama_truncating_prompt" && f("limit") && f("prompt") && *f("prompt") <= *f("limit"))
+      c.add("context_truncation", -2.0, reading("prompt_tokens", *f("prompt"), "tokens", e.source), false);
+  }
+}
+
+// ---- launch settings ----
+
+void launch_clues(const LaunchSettings& ls, const std::string& engine, const catalog::ModelNameGuess& mg,
+                  const catalog::GpuNameGuess& gg, const std::vector<Symptom>& sym, const Indicators& ind, Clues& c) {
+  const std::string src = "--engine-args";
+  const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
+  const bool quality = has_sym(sym, Symptom::output_quality);
+  const bool startup = has_sym(sym, Symptom::startup_oom);
+  const bool runtime_oom = has_sym(sym, Symptom::runtime_oom_or_preemption);
+  auto flag = [&](const std::string& k, const std::string& v) { return v.empty() ? "--" + k : "--" + k + " " + v; };
+
+  // CUDA graphs off.
+  std::optional<std::string> eager;
+  if (ls.has("enforce-eager")) eager = "--enforce-eager";
+  if (ls.has("disable-cuda-graph")) eager = "--disable-cuda-graph";
+  if (auto o = ls.text({"compilation-config"}); o && (*o == "0" || o->find("\"level\": 0") != std::string::npos)) eager = "-O " + *o;
+  if (eager) c.add("cuda_graphs_off", slow ? 2.5 : 0.8, quote("cuda_graphs", *eager + " (CUDA graphs off)", src));
+  if (auto o = ls.text({"compilation-config"}); o && o->find("full_cuda_graph") != std::string::npos)
+    c.add("kernel_hang_or_fault", has_sym(sym, Symptom::timeout_or_stream_break) ? 1.5 : 0.5,
+          quote("full_cuda_graph", "-O " + *o + " (full CUDA graphs: decode replays one graph per batch size)", src));
+
+  // GPU offload settings of the llama.cpp family.
+  if (auto ngl = ls.number({"n-gpu-layers", "gpu-layers", "num-gpu"})) {
+    auto item = reading("n_gpu_layers", *ngl, "layers", src, "layers placed on the GPU by the launch settings");
+    if (*ngl >= 0 && *ngl < 20) c.add("partial_offload", 2.5, item);
+    else if (*ngl >= 0 && *ngl < 60 && mg.params_b && *mg.params_b >= 30) c.add("partial_offload", 2.0, item);
+    else if (*ngl >= 99 || *ngl < 0) c.add("partial_offload", -1.0, item);
+  }
+  // Parallel slots.
+  if (auto np = ls.number({"OLLAMA_NUM_PARALLEL", "parallel"})) {
+    auto item = reading("parallel_slots", *np, "slots", src, "parallel slots (each holds its own context)");
+    if (*np >= 2) c.add("parallel_slots_multiply_context", *np >= 8 ? 2.0 : 1.5, item);
+    if (*np >= 16 && slow) c.add("partial_offload", 1.0, item);
+  } else if (engine == "llamacpp" && ls.has("ctx-size") && !ls.has("parallel") && (runtime_oom || has_sym(sym, Symptom::timeout_or_stream_break))) {
+    c.add("parallel_slots_multiply_context", 1.0,
+          quote("parallel_slots", "-c given without -np: llama-server's default slots share that context", src));
+  }
+  // Context size.
+  if (auto ctx = ls.number({"num-ctx", "OLLAMA_CONTEXT_LENGTH", "ctx-size", "max-model-len", "context-length", "max-seq-len",
+                           "max-total-tokens", "max-input-len"})) {
+    auto item = reading("context_tokens", *ctx, "tokens", src, "context length the server runs with");
+    auto in_len = ind.get("input_len_mean");
+    if (in_len && *in_len > *ctx) {
+      if (llamacpp_family(engine)) c.add("context_truncation", 2.5, item);
+      else c.add("long_prompts", 1.0, item);
+    }
+    if (*ctx >= 131072 && startup) c.add("kv_pool_below_one_request", 1.0, item);
+    if (*ctx >= 32768 && llamacpp_family(engine) && (startup || slow)) {
+      c.add("parallel_slots_multiply_context", 0.7, item);
+      if (slow) c.add("partial_offload", 0.7, item);
+    }
+    if (quality && *ctx <= 4096 && llamacpp_family(engine)) c.add("context_truncation", 0.7, item);
+  }
+  // Memory fraction.
+  if (auto u = ls.number({"gpu-memory-utilization", "mem-fraction-static", "cuda-memory-fraction", "kv-cache-free-gpu-mem-fraction"})) {
+    auto item = reading("memory_fraction", *u, "fraction", src, "share of GPU memory the engine takes");
+    if (*u >= 0.94 && runtime_oom) c.add("activation_headroom", 1.2, item);
+    if (startup) c.add("memory_budget_too_small", 0.5, item);
+  }
+  if (auto n = ls.number({"max-num-seqs", "max-running-requests", "max-batch-size"}); n && runtime_oom && *n >= 256)
+    c.add("kv_pool_exhausted", 0.7, reading("max_num_seqs", *n, "sequences", src, "running-sequence cap"));
+  if (auto steps = ls.number({"num-scheduler-steps"}); steps && *steps >= 8 && runtime_oom)
+    c.add("activation_headroom", 1.2, reading("num_scheduler_steps", *steps, "steps", src, "multi-step scheduling keeps per-step buffers for every running sequence"));
+  if (auto e = ls.number({"cache-max-entry-count"})) {
+    auto item = reading("cache_max_entry_count", *e, "", src, "LMDeploy's KV cache share (or entry count)");
+    if (runtime_oom) c.add("kv_pool_exhausted", 1.0, item);
+    if (startup) c.add("memory_budget_too_small", 0.7, item);
+  }
+  if (ls.has("max-queued-requests") && has_sym(sym, Symptom::timeout_or_stream_break))
+    c.add("running_cap_queueing", 1.5, quote("max_queued_requests", flag("max-queued-requests", *ls.get("max-queued-requests")) +
+                                                                    " (requests beyond the queue limit are rejected)", src));
+  if (ls.has("max-running-requests") && ls.has("context-length") && has_sym(sym, Symptom::ttft_spike))
+    c.add("running_cap_queueing", 0.7, quote("max_running_requests", "a running-request cap with a long context: the engine may lower the cap to fit the KV pool", src));
+  // KV cache and weight quantization.
+  if (auto kv = ls.text({"kv-cache-dtype", "cache-type-k", "OLLAMA_KV_CACHE_TYPE"}); kv && lower(*kv) != "auto" && lower(*kv) != "f16" && lower(*kv) != "bf16") {
+    if (quality) c.add("quantization_quality", 2.0, quote("kv_cache_dtype", flag("kv-cache-dtype", *kv), src));
+  }
+  if (auto q = ls.text({"quantization", "quantize"})) {
+    const std::string lq = lower(*q);
+    const bool legacy = (lq == "awq" || lq == "gptq") ;
+    if (legacy && slow) c.add("slow_kernel_path", 2.0, quote("quantization", flag("quantization", *q) + " (pins the legacy kernel; Marlin is the fast path)", src));
+    if (quality) c.add("quantization_quality", 0.7, quote("quantization", flag("quantization", *q), src));
+  }
+  if (auto d = ls.text({"dtype"}); d && (lower(*d) == "float16" || lower(*d) == "half" || lower(*d) == "fp16") && quality)
+    c.add("dtype_overflow", 2.0, quote("dtype", flag("dtype", *d), src));
+  // Tensor parallelism against the model's size and the interconnect.
+  if (auto tp = ls.number({"tensor-parallel-size", "num-shard", "world-size", "tp-size"}); tp && *tp >= 2) {
+    auto item = reading("tensor_parallel_size", *tp, "GPUs", src, "tensor-parallel shards");
+    if (mg.weights_gib && gg.memory_gib && *mg.weights_gib < 0.35 * *gg.memory_gib && slow)
+      c.add("interconnect_bound", 2.0, reading("tensor_parallel_size", *tp, "GPUs", src,
+                                                fmt::format("a {:.0f} GiB model fits one {:.0f} GiB GPU, split over {}", *mg.weights_gib,
+                                                            *gg.memory_gib, num(*tp))));
+    else if (mg.params_b && *mg.params_b <= 14 && *tp >= 4 && slow)
+      c.add("interconnect_bound", 2.0, item);
+    else if (slow) c.add("interconnect_bound", 0.7, item);
+    else if (sym.empty()) c.add("interconnect_bound", 0.5, item);
+    if (gg.recognized() && gg.model.find("RTX") != std::string::npos) c.add("interconnect_bound", 0.7, item);
+  }
+  for (const char* k : {"NCCL_P2P_DISABLE", "disable-custom-all-reduce"})
+    if (ls.has(k)) c.add("interconnect_bound", 1.0, quote("p2p", std::string(k) + " (no peer-to-peer all-reduce)", src));
+  // Request-side features set on the server.
+  if (auto lp = ls.number({"max-logprobs"}); lp && *lp >= 50)
+    c.add("expensive_request_features", 2.0, reading("max_logprobs", *lp, "tokens", src, "log-probabilities over this many tokens allowed per step"));
+  if (ls.has("reasoning-parser") && quality)
+    c.add("reasoning_parser_mismatch", 2.0, quote("reasoning_parser", flag("reasoning-parser", *ls.get("reasoning-parser")), src));
+  if (ls.has("speculative-config") || ls.has("speculative-model")) {
+    auto item = quote("speculative_decoding", "speculative decoding on (a drafter with its own kernels)", src);
+    if (has_sym(sym, Symptom::ttft_spike)) c.add("jit_compile_first_request", 1.2, item);
+    if (slow) c.add("slow_kernel_path", 0.7, item);
+  }
+  if (auto v = ls.number({"max-tokens", "VLLM_MAX_TOKENS", "num-predict", "n-predict"}); v && *v >= 2048) {
+    auto ctx = ls.number({"max-model-len", "context-length", "num-ctx", "ctx-size"});
+    auto in_len = ind.get("input_len_mean");
+    if ((ctx && *v >= 0.5 * *ctx) || (!ctx && in_len)) c.add("max_tokens_exceeds_context", 1.5, reading("max_tokens", *v, "tokens", src, "max_tokens the client asks for"));
+  }
+  // Templates: a Modelfile without TEMPLATE, a chat-template name that the model does not use.
+  if (ls.has("modelfile-from") && !ls.has("modelfile-template")) {
+    const std::string from = lower(*ls.get("modelfile-from"));
+    if (from.find(".gguf") != std::string::npos || from.find('/') != std::string::npos) {
+      auto item = quote("modelfile", "Modelfile FROM " + *ls.get("modelfile-from") + " with no TEMPLATE (no chat template, no stop tokens)", src);
+      if (quality) {
+        c.add("chat_template_mismatch", 2.0, item);
+        c.add("stop_tokens_missing", 1.2, item);
+      }
+    }
+  }
+  for (const auto& p : ls.programs)
+    if (p == "deploy" && quality) c.add("chat_template_mismatch", 1.0, quote("chat_template", "the model was converted with a named chat template", src));
+  if (ls.has("model-name") && engine == "lmdeploy") c.add("chat_template_mismatch", 0.7, quote("model_name", "--model-name picks LMDeploy's chat template", src));
+  if (ls.has("chat-template") && quality) c.add("chat_template_mismatch", 1.0, quote("chat_template", flag("chat-template", *ls.get("chat-template")), src));
+  if (ls.has("CUDA_VISIBLE_DEVICES") && gg.mixed) c.add("memory_budget_too_small", 1.0, quote("gpus", "layers split over unequal GPUs", src));
+  if (auto c2 = ls.text({"enable-chunked-prefill"}); c2 && (lower(*c2) == "false" || *c2 == "0") && has_sym(sym, Symptom::ttft_spike))
+    c.add("long_prompts", 0.5, quote("chunked_prefill", "--enable-chunked-prefill=False", src));
+}
+
+// ---- dashboard readings ----
+
+void reading_clues(const Indicators& ind, const std::vector<Symptom>& sym, const std::string& engine, Clues& c) {
+  auto v = [&](const char* n) { return ind.get(n); };
+  auto src = [&](const char* n) {
+    const Indicator* i = ind.find(n);
+    return i ? i->source : std::string("observe");
+  };
+  const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
+  if (auto o = v("output_len_mean"); o && *o <= 2)
+    c.add("short_outputs", 3.0, reading("output_len_mean", *o, "tokens", src("output_len_mean"), "", 2, "<="), true);
+  if (auto u = v("gpu_util")) {
+    auto item = reading("gpu_util", *u, "fraction", src("gpu_util"));
+    if (*u <= 0.1 && slow) {
+      c.add("partial_offload", 1.2, item);
+      c.add("gpu_not_used", 1.2, item);
+    } else if (*u <= 0.75 && slow) {
+      c.add("host_cpu_bound", 1.2, item);
+      c.add("interconnect_bound", 0.7, item);
+      if (llamacpp_family(engine)) c.add("partial_offload", 0.7, item);
+    } else if (*u >= 0.9 && slow) {
+      c.add("gpu_not_used", -2.0, item);
+      c.add("host_cpu_bound", -1.0, item);
+    }
+  }
+  if (auto m = v("gpu_mem_used_gib"); m && *m < 0.5 && slow) {
+    auto item = reading("gpu_mem_used_gib", *m, "GiB", src("gpu_mem_used_gib"), "the GPU holds no model", 0.5, "<");
+    c.add("gpu_not_used", 2.5, item);
+    c.add("partial_offload", -1.0, item);
+  }
+  if (auto clk = v("sm_clock_mhz"), mx = v("max_sm_clock_mhz"); clk && mx && *mx > 0) {
+    const double r = *clk / *mx;
+    auto item = reading("sm_clock/max_sm_clock", r, "fraction", src("sm_clock_mhz"), fmt::format("{} of {} MHz", num(*clk), num(*mx)), 0.85, "<");
+    if (r < 0.85) c.add("gpu_throttled", 3.0, item, true);
+    else if (r > 0.95) c.add("gpu_throttled", -2.5, item);
+  }
+  // Timeouts against latencies.
+  auto gw = v("gateway_timeout_s");
+  std::optional<double> lat;
+  const char* lat_name = nullptr;
+  for (const char* n : {"e2e_p99_s", "ttft_p99_s", "e2e_p50_s", "ttft_p50_s"})
+    if (auto x = v(n)) {
+      lat = x;
+      lat_name = n;
+      break;
+    }
+  if (gw && lat) {
+    auto item = reading("gateway_timeout_s", *gw, "s", src("gateway_timeout_s"), fmt::format("against {} = {} s", lat_name, num(*lat)));
+    if (*gw <= *lat * 1.02) c.add("gateway_timeout", 3.0, item, true);
+    else if (*gw >= 10 * *lat) {
+      c.add("gateway_timeout", -1.5, item);
+      c.add("proxy_streaming_config", 1.5, item);
+    }
+  }
+  // A latency that sits on a round timeout value is a cut, not a measurement.
+  if (has_sym(sym, Symptom::timeout_or_stream_break) && !gw)
+    for (const char* n : {"e2e_p99_s", "e2e_p50_s", "ttft_p99_s"})
+      if (auto x = v(n)) {
+        for (double t : {10.0, 15.0, 20.0, 30.0, 60.0, 90.0, 100.0, 120.0, 180.0, 300.0, 600.0})
+          if (std::fabs(*x - t) <= 0.02 * t) {
+            c.add("gateway_timeout", 2.0, reading(n, *x, "s", src(n), fmt::format("at a round timeout value ({} s): a cut, not a latency", num(t))));
+            break;
+          }
+        break;
+      }
+  if (auto w = v("waiting"), r = v("running"); w && r && *r == 0 && *w >= 1)
+    c.add("kv_pool_below_one_request", 2.5, reading("running", *r, "requests", src("running"), fmt::format("{} waiting and none running: no request can be admitted", num(*w))));
+  if (auto r = v("running"), w = v("waiting"), rate = v("request_rate"); r && w && rate && *r == 0 && *w == 0 && *rate > 0 &&
+                                                                          has_sym(sym, Symptom::timeout_or_stream_break))
+    c.add("running_cap_queueing", 1.5, reading("request_rate", *rate, "req/s", src("request_rate"), "requests arrive yet none runs or waits: they are refused or lost at admission"));
+  if (auto r = v("running"), o = v("output_tokens_per_s"); r && o && *r >= 1 && *o == 0)
+    c.add("kernel_hang_or_fault", 2.5, reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), fmt::format("{} running, no tokens", num(*r))));
+  if (auto in = v("input_len_mean")) {
+    auto item = reading("input_len_mean", *in, "tokens", src("input_len_mean"));
+    if (has_sym(sym, Symptom::ttft_spike) && *in >= 800) c.add("long_prompts", *in >= 8000 ? 1.5 : 1.0, item);
+    if (slow && *in >= 4000) c.add("long_prompts", 0.5, item);
+  }
+  if (auto p99 = v("ttft_p99_s"), p50 = v("ttft_p50_s"); p99 && p50 && *p50 > 0 && *p99 / *p50 >= 10 && !v("waiting"))
+    c.add("jit_compile_first_request", 1.5, reading("ttft_p99/p50", *p99 / *p50, "x", "observe",
+                                                     "one slow first request among fast ones, with no queue reading"));
+  if (auto t = v("tpot_p50_s"); t && *t >= 0.15 && llamacpp_family(engine) && slow)
+    c.add("partial_offload", 1.0, reading("tpot_p50_s", *t, "s", src("tpot_p50_s"), "a few tokens per second: CPU speed"));
+  if (auto o = v("output_tokens_per_s"), e = v("expected_output_tokens_per_s"); o && e && *e > 0 && *o < 0.2 * *e) {
+    auto item = reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), fmt::format("against the expected {} tok/s", num(*e)));
+    if (auto r = v("running"); r && *r >= 32) c.add("expensive_request_features", 1.0, item);
+    if (!v("gpu_util")) c.add("gpu_not_used", 0.5, item);
+  }
+  if (auto o = v("output_tokens_per_s"); o && *o > 0 && *o < 2 && slow) {
+    auto item = reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), "under 2 tokens/s");
+    c.add(llamacpp_family(engine) ? "partial_offload" : "gpu_not_used", 0.7, item);
+  }
+}
+
+// ---- model and GPU as named ----
+
+void hardware_clues(const DiagnoseInput& in, const catalog::ModelNameGuess& mg, const catalog::GpuNameGuess& gg,
+                    const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
+  const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
+  if (mg.weights_gib && gg.memory_gib) {
+    const double vram = *gg.memory_gib * std::max(1, gg.count);
+    auto item = reading("weights_gib/gpu_memory_gib", *mg.weights_gib / vram, "fraction", "--model/--gpu names",
+                        fmt::format("~{:.0f} GiB of weights ({}) on {:.0f} GiB of GPU memory ({})", *mg.weights_gib,
+                                    in.model_as_given, vram, in.gpu_as_given));
+    if (*mg.weights_gib > 0.92 * vram) {
+      if (llamacpp_family(engine) && slow) c.add("partial_offload", 2.5, item);
+      else if (has_sym(sym, Symptom::startup_oom) || has_sym(sym, Symptom::runtime_oom_or_preemption)) c.add("memory_budget_too_small", 1.5, item);
+      else if (slow) c.add("partial_offload", 1.0, item);
+    } else if (*mg.weights_gib < 0.5 * vram && llamacpp_family(engine)) {
+      c.add("partial_offload", -0.7, item);
+    }
+  } else if (mg.weights_gib && *mg.weights_gib >= 30 && llamacpp_family(engine) && slow && gg.as_given.empty()) {
+    c.add("partial_offload", 0.7, reading("weights_gib", *mg.weights_gib, "GiB", "--model name",
+                                          "a large model on a llama.cpp-family server: more than most single GPUs hold"));
+  }
+  if (!gg.as_given.empty() && gg.recognized() && gg.compute_capability && !gg.bf16_supported) {
+    auto item = reading("compute_capability", *gg.compute_capability, "", "--gpu " + gg.as_given,
+                        "no native bfloat16 below compute capability 8.0", 8.0, "<");
+    if (has_sym(sym, Symptom::output_quality)) c.add("dtype_overflow", 1.5, item);
+    else c.add("gpu_arch_unsupported", 1.0, item);
+  }
+  if (!mg.quant.empty() && has_sym(sym, Symptom::output_quality))
+    c.add("quantization_quality", 0.5, quote("quantization", "quantized checkpoint (" + mg.quant + ")", "--model name"));
+  if (has_sym(sym, Symptom::output_quality) && !in.model_as_given.empty()) {
+    const std::string m = lower(in.model_as_given);
+    const bool tuned = m.find("instruct") != std::string::npos || m.find("chat") != std::string::npos ||
+                       m.find("-it") != std::string::npos || m.find(":") != std::string::npos || m.find("dolphin") != std::string::npos;
+    if (!tuned && !mg.family.empty() && mg.params_b)
+      c.add("chat_template_mismatch", 1.0, quote("model", in.model_as_given + ": a base model (no instruct/chat in the name)", "--model name"));
+    if (m.find("fine-tune") != std::string::npos || m.find("finetune") != std::string::npos || m.find("gguf") != std::string::npos) {
+      c.add("stop_tokens_missing", 0.7, quote("model", in.model_as_given + ": an imported or fine-tuned model (template and stops come with the import)", "--model name"));
+      c.add("chat_template_mismatch", 0.5, quote("model", in.model_as_given, "--model name"));
+    }
+  }
+}
+
+// ---- sampled outputs ----
+
+void output_clues(const DiagnoseInput& in, Clues& c) {
+  size_t n = 0, markers = 0, same_char = 0, garbled = 0, looping = 0, reasoning_only = 0;
+  std::string first_marker, example;
+  for (const auto& t : in.now.outputs) {
+    ++n;
+    auto m = template_marker(t);
+    if (!m.empty()) {
+      ++markers;
+      if (first_marker.empty()) first_marker = std::string(m);
+    }
+    // A run of one punctuation character ('!!!!', '????'): what NaN/inf logits sample.
+    size_t run = 1, best = 1;
+    for (size_t i = 1; i < t.size(); ++i) {
+      run = (t[i] == t[i - 1] && std::ispunct(static_cast<unsigned char>(t[i]))) ? run + 1 : 1;
+      best = std::max(best, run);
+    }
+    if (best >= 4) ++same_char;
+    if (is_garbled(t)) ++garbled;
+    if (repeated_ngram_fraction(t) >= 0.5) ++looping;
+    const std::string l = lower(t);
+    if (l.find("reasoning_content") != std::string::npos) ++reasoning_only;
+    if (l.find("\"content\": null") != std::string::npos || l.find("\"content\":null") != std::string::npos) ++reasoning_only;
+    for (const char* turn : {"human:", "\nuser:", "<|user|>", "<|system|>", "<|im_start|>user"})
+      if (l.find(turn) != std::string::npos) {
+        ++markers;
+        if (first_marker.empty()) first_marker = turn;
+      }
+    if (example.empty()) example = t.substr(0, 120);
+  }
+  if (n == 0) return;
+  const std::string src = "--outputs";
+  if (markers) {
+    auto item = reading("template_markers_in_outputs", static_cast<double>(markers), "outputs", src, "first: " + first_marker);
+    c.add("stop_tokens_missing", 2.0, item);
+    c.add("chat_template_mismatch", 1.0, item);
+  }
+  if (same_char) {
+    auto item = reading("same_char_runs", static_cast<double>(same_char), "outputs", src, "runs of one character (\"" + example.substr(0, 40) + "\")");
+    c.add("dtype_overflow", 2.5, item);
+    c.add("quantization_quality", 1.0, item);
+  }
+  if (garbled && !same_char) {
+    auto item = reading("garbled_outputs", static_cast<double>(garbled), "outputs", src);
+    c.add("quantization_quality", 1.2, item);
+    c.add("dtype_overflow", 0.7, item);
+    c.add("engine_version_regression", 0.7, item);
+  }
+  if (looping) {
+    auto item = reading("looping_outputs", static_cast<double>(looping), "outputs", src);
+    c.add("sampling_defaults", 0.7, item);
+    c.add("chat_template_mismatch", 0.7, item);
+  }
+  if (reasoning_only) c.add("reasoning_parser_mismatch", 2.5, reading("answer_in_reasoning", static_cast<double>(reasoning_only), "outputs", src, "content empty, the answer in reasoning_content"));
+  if (!markers && !same_char && !garbled && !looping && !reasoning_only) {
+    // Run-on answers that continue past the question.
+    for (const auto& t : in.now.outputs)
+      if (t.size() > 60) {
+        c.add("stop_tokens_missing", 0.5, quote("outputs", "a long answer that runs on: \"" + t.substr(0, 80) + "\"", src));
+        break;
+      }
+  }
+}
+
+// Signatures in the sampled outputs (an SDK's error text, finish_reason, a JSON body).
+void output_signature_clues(const DiagnoseInput& in, Clues& c) {
+  const auto& table = ingest::signatures();
+  std::set<std::string> seen;
+  for (const auto& t : in.now.outputs)
+    for (auto& h : ingest::match_signatures(ingest::fold_line(t), table)) {
+      if (h.sig->cause.empty() || h.sig->weight == 0 || !seen.insert(h.sig->id).second) continue;
+      c.add(h.sig->cause, h.sig->weight * 0.8, quote("output_signature " + h.sig->id, h.sig->meaning + ": \"" + t.substr(0, 160) + "\"", "--outputs"));
+    }
+}
+
+// The engine's nature moves whole families of causes: llama.cpp-family servers offload layers and
+// share slots; vLLM-family servers do neither but capture CUDA graphs and pick quantized kernels.
+void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
+  if (engine.empty()) return;
+  c.fact("engine", engine, "the engine named by the log, the launch settings or the model name");
+  auto item = quote("engine", engine, "log / launch settings / model name");
+  const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
+  if (llamacpp_family(engine)) {
+    if (slow) c.add("partial_offload", 0.8, item);
+    c.add("cuda_graphs_off", -1.0, item);
+    c.add("slow_kernel_path", -1.0, item);
+    if (has_sym(sym, Symptom::output_quality)) c.add("context_truncation", 0.5, item);
+    if (has_sym(sym, Symptom::startup_oom) || has_sym(sym, Symptom::runtime_oom_or_preemption)) c.add("parallel_slots_multiply_context", 0.7, item);
+  } else {
+    c.add("partial_offload", -1.5, item);
+    c.add("parallel_slots_multiply_context", -1.5, item);
+  }
+}
+
+}  // namespace
+
+std::vector<Clue> gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms) {
+  Clues c;
+  const LaunchSettings ls = read_launch_text(in.launch_text);
+  std::string model_name = in.model_as_given;
+  if (model_name.empty()) {
+    if (auto m = ls.text({"model", "model-path", "model-id", "modelfile-from"})) model_name = *m;
+    else if (in.now.deployment.settings.model) model_name = *in.now.deployment.settings.model;
+  }
+  const catalog::ModelNameGuess mg = catalog::guess_model_from_name(model_name);
+  const catalog::GpuNameGuess gg = catalog::guess_gpu_from_name(in.gpu_as_given);
+  const std::string engine = engine_of(in, ls, mg);
+  engine_clues(engine, symptoms, c);
+  signature_clues(in, c);
+  signature_field_clues(in, symptoms, c);
+  launch_clues(ls, engine, mg, gg, symptoms, ind, c);
+  reading_clues(ind, symptoms, engine, c);
+  hardware_clues(in, mg, gg, engine, symptoms, c);
+  output_clues(in, c);
+  output_signature_clues(in, c);
+  return std::move(c.out);
+}
+
+}  // namespace llmtriage::diagnose

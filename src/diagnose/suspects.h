@@ -1,0 +1,56 @@
+#pragma once
+// Reasoning from thin evidence (docs/rules.md, "Suspected causes"): when the operator has only a
+// symptom, a few pasted log lines, the launch flags, the model and GPU as they named them and a
+// few dashboard readings, the diagnosis still names the most likely causes, ranked.
+//
+// Each cause of data/diagnose/causes.jsonl has a prior per symptom (the checklist's row). Every
+// piece of evidence present moves it: a log signature (data/diagnose/signatures.jsonl), a launch
+// flag, one reading, the engine, the model's size against the GPU, the sampled outputs. Scores
+// are log-odds: score = ln(prior) + the sum of the clues' weights; the confidence is the share of
+// the score's exponential among all causes and an "unlisted cause" remainder. A cause that an
+// engine's own line states outright (a signature of weight >= 3) with confidence >= 0.6 is
+// `located`; everything else is `suspected`, with the one measurement that would settle it.
+#include <string>
+#include <vector>
+
+#include "diagnose/diagnose.h"
+#include "diagnose/finding.h"
+#include "diagnose/indicators.h"
+
+namespace llmtriage::diagnose {
+
+struct Cause {
+  std::string id;
+  Layer layer = Layer::load;
+  std::string title, explanation, confirm, source;
+  Remedy remedy;
+  std::map<std::string, std::string> by_engine;  // engine -> its own name for the variable
+  std::map<std::string, double> prior;           // symptom name (or "none") -> prior probability
+};
+
+// The bundled cause table (<data_dir>/diagnose/causes.jsonl), loaded once; empty when missing.
+const std::vector<Cause>& causes();
+core::Result<std::vector<Cause>> parse_causes(const std::string& text, const std::string& where);
+
+// One piece of evidence for (weight > 0) or against (weight < 0) a cause.
+struct Clue {
+  std::string cause;
+  double weight = 0;
+  EvidenceItem item;
+  bool decisive = false;  // an engine's own line that states the cause
+};
+
+// Everything the evidence says, as clues (suspect_clues.cpp).
+std::vector<Clue> gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
+
+struct SuspectOptions {
+  size_t max_suspects = 3;
+  double min_confidence = 0.05;  // below this a cause is not listed (the first is always listed)
+};
+
+// Ranked causes for the symptoms (the first always present when a symptom is given or any clue
+// exists); each a Finding with status "located" or "suspected".
+std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms,
+                             const SuspectOptions& opt = {});
+
+}  // namespace llmtriage::diagnose
