@@ -149,7 +149,7 @@ void read_log(EvidenceSide& side, const std::string& path) {
     side.note(path, "log", false, "empty file");
     return;
   }
-  const size_t known = parsed->events.size() + parsed->timeline.size();
+  const size_t known = parsed->events.size() + parsed->timeline.size() + parsed->signature_events.size();
   std::string note = ingest::describe(*parsed);
   if (parsed->engine != core::EngineKind::unknown) note = std::string(core::to_string(parsed->engine)) + " log; " + note;
   if (parsed->read_error) note += "; read stopped early: " + parsed->read_error->message();
@@ -159,12 +159,13 @@ void read_log(EvidenceSide& side, const std::string& path) {
   d.engine_version = parsed->engine_version;
   d.model = args.model.value_or("");
   side.deployment_from(d);
-  for (auto& e : parsed->events) {
-    // Metrics and snapshots are in unix time; a log without years is not (diagnose compares
-    // times across the two only on the same clock).
-    if (e.t_s && parsed->time_base != "unix") e.labels["time_base"] = parsed->time_base;
-    side.ev.events.push_back(std::move(e));
-  }
+  for (auto* list : {&parsed->events, &parsed->signature_events})
+    for (auto& e : *list) {
+      // Metrics and snapshots are in unix time; a log without years is not (diagnose compares
+      // times across the two only on the same clock).
+      if (e.t_s && parsed->time_base != "unix") e.labels["time_base"] = parsed->time_base;
+      side.ev.events.push_back(std::move(e));
+    }
   // A log in which nothing was recognised is read, but says nothing: not counted as evidence.
   side.note(path, "log", known > 0, known > 0 ? note : "no engine line recognised; " + note);
   if (!parsed->timeline.empty()) side.log_timelines.emplace_back(side.ev.inputs.size() - 1, std::move(parsed->timeline));

@@ -125,13 +125,18 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
   const std::string engine = engine_family(clues);
 
   struct Scored {
-    const Cause* cause;
-    double prior, support = 0, against = 0, score = 0;
+    const Cause* cause = nullptr;
+    double prior = 0, support = 0, against = 0, score = 0;
     bool decisive = false;
     std::vector<const Clue*> pro, con;
   };
   std::vector<Scored> scored;
-  for (const auto& c : table) scored.push_back({&c, prior_of(c, symptoms)});
+  for (const auto& c : table) {
+    Scored sc;
+    sc.cause = &c;
+    sc.prior = prior_of(c, symptoms);
+    scored.push_back(std::move(sc));
+  }
   bool any_clue = false;
   for (const auto& cl : clues) {
     if (cl.cause.empty()) continue;
@@ -155,6 +160,16 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
     total += std::exp(s.score);
   }
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
+  // The question is which layer the fault is in: the layer holding the most probability leads,
+  // through its best cause, even when a single cause of another layer scores higher (five small
+  // operator causes outweigh one offload guess). The rest follow by score.
+  std::map<Layer, double> mass;
+  for (const auto& s : scored) mass[s.cause->layer] += std::exp(s.score);
+  Layer top = scored.front().cause->layer;
+  for (const auto& [l, m] : mass)
+    if (m > mass[top]) top = l;
+  auto lead = std::find_if(scored.begin(), scored.end(), [&](const Scored& s) { return s.cause->layer == top; });
+  if (lead != scored.begin() && lead != scored.end()) std::rotate(scored.begin(), lead, lead + 1);
 
   std::vector<Finding> out;
   for (size_t i = 0; i < scored.size() && out.size() < opt.max_suspects; ++i) {

@@ -122,18 +122,18 @@ struct EngineLogParser::Impl {
     for (auto& h : hits) {
       int64_t& n = res.signature_counts[h.sig->id];
       if (++n > static_cast<int64_t>(opt.max_events_per_signature)) continue;
-      LogLineCtx ctx;
-      ctx.raw = s;
-      ctx.msg = s;
-      ctx.prefix = &p;
-      ctx.line = number;
-      ctx.t = t;
-      core::Event& e = sink.event(EventKind::warning, ctx, p.hint);
+      core::Event e;
+      e.t_s = t;
+      e.kind = EventKind::warning;
+      e.source = opt.source_name + ":" + std::to_string(number);
+      e.text = logtext::redact_secrets(logtext::sanitize(s, 2048));
+      if (p.hint != core::EngineKind::unknown) e.labels["engine"] = core::to_string(p.hint);
       e.labels["signature"] = h.sig->id;
       e.labels["meaning"] = h.sig->meaning;
       if (!h.sig->cause.empty()) e.labels["cause"] = h.sig->cause;
       if (!h.sig->engine.empty()) e.labels["printed_by"] = h.sig->engine;
       e.fields = std::move(h.fields);
+      res.signature_events.push_back(std::move(e));
     }
     return !hits.empty();
   }
@@ -364,6 +364,7 @@ struct EngineLogParser::Impl {
       for (auto& e : res.events) if (e.t_s) t0 = std::min(t0, *e.t_s);
       for (auto& s : res.timeline) t0 = std::min(t0, s.t_s);
       if (std::isfinite(t0)) {
+        for (auto& e : res.signature_events) if (e.t_s) *e.t_s -= t0;
         for (auto& e : res.events) if (e.t_s) *e.t_s -= t0;
         for (auto& s : res.timeline) s.t_s -= t0;
       }

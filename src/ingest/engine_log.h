@@ -85,6 +85,10 @@ struct EngineLogResult {
   std::vector<LogIssue> issues;              // first few bad or malformed lines
   std::vector<LogIssue> unknown_examples;    // first few lines no matcher or signature knew (kind "unknown")
   std::map<std::string, int64_t> signature_counts;  // signature id -> matching lines (log_signatures.h)
+  // One warning event per line that matched a signature (the first few per signature), labelled
+  // "signature" (id), "meaning", "cause", "printed_by", with the numbers the pattern captured.
+  // Kept apart from `events`, which hold what the engine parsers extracted from the same lines.
+  std::vector<core::Event> signature_events;
   std::optional<core::Error> read_error;     // e.g. a truncated gzip stream (lines before it kept)
 };
 

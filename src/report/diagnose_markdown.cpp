@@ -50,8 +50,9 @@ std::string remedy_list(const Finding& f) {
 
 std::string meta(const Finding& f) {
   std::string s = code(f.id) + " · " + layer_title(f.layer) + " layer · " + diagnose::to_string(f.symptom) + " · **" +
-                  diagnose::to_string(f.severity) + "** · " + f.status + " · confidence " + format_confidence(f.confidence);
+                  diagnose::to_string(f.severity) + "** · confidence " + format_confidence(f.confidence);
   if (auto e = format_explains(f.explains)) s += " · " + *e;
+  s += " · " + f.status;
   return s;
 }
 

@@ -72,6 +72,7 @@ std::string finding_tags(const Finding& f, const Style& st) {
                   st.severity(f.severity, diagnose::to_string(f.severity)) + " · confidence " +
                   format_confidence(f.confidence);
   if (auto e = format_explains(f.explains)) s += " · " + *e;
+  s += " · " + f.status;
   return s;
 }
 
@@ -117,8 +118,9 @@ void other_finding(std::string& o, size_t n, const Finding& f, const TextOptions
   o += fmt::format("  {}. [{}] {}", n, st.severity(f.severity, diagnose::to_string(f.severity)),
                    f.title.empty() ? f.id : f.title);
   o += "\n     " + f.id + (show_layer ? std::string(" · ") + layer_title(f.layer) + " layer" : std::string()) + " · " +
-       diagnose::to_string(f.symptom) + " · " + f.status + " · confidence " + format_confidence(f.confidence);
+       diagnose::to_string(f.symptom) + " · confidence " + format_confidence(f.confidence);
   if (auto e = format_explains(f.explains)) o += " · " + *e;
+  o += " · " + f.status;
   o += "\n";
   for (const auto& e : f.evidence) o += "     - " + evidence_line(e, st) + "\n";
   if (!f.remedies.empty()) {

@@ -51,7 +51,7 @@ TEST(DiagnoseJson, TopLevelShape) {
 TEST(DiagnoseJson, FindingFieldsAsDocumented) {
   json f = report::to_json(report_test::saturated_report())["findings"][0];
   EXPECT_EQ(keys(f), (std::set<std::string>{"id", "layer", "symptom", "severity", "confidence", "explains", "title",
-                                            "explanation", "evidence", "remedies", "next_measurement"}));
+                                            "explanation", "evidence", "remedies", "next_measurement", "status", "evidence_against"}));
   EXPECT_EQ(f["id"], "kv_pool_saturated");
   EXPECT_EQ(f["layer"], "scheduling_capacity");
   EXPECT_EQ(f["symptom"], "ttft_spike");

@@ -1,0 +1,54 @@
+// Launch settings as pasted (diagnose/launch_text.h): one table of inputs and the keys read.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "diagnose/launch_text.h"
+
+namespace d = llmtriage::diagnose;
+
+TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
+  struct Row {
+    const char* text;
+    std::map<std::string, std::string> want;
+  } rows[] = {
+      {"vllm serve zai-org/GLM-4.7-Flash --kv-cache-dtype fp8 --trust-remote-code --max-model-len 8192",
+       {{"kv-cache-dtype", "fp8"}, {"trust-remote-code", ""}, {"max-model-len", "8192"}, {"model", "zai-org/GLM-4.7-Flash"}}},
+      {"VLLM_USE_V1=1 python3 -m vllm.entrypoints.openai.api_server --model /data/m -tp 2 --enforce-eager",
+       {{"VLLM_USE_V1", "1"}, {"model", "/data/m"}, {"tensor-parallel-size", "2"}, {"enforce-eager", ""}}},
+      {"./main -m /nvme2/models/codellama70b.gguf -ngl 40 -t 1 -i",
+       {{"model", "/nvme2/models/codellama70b.gguf"}, {"n-gpu-layers", "40"}, {"threads", "1"}}},
+      {"llama-server -m ... -c 1024 -np 4", {{"ctx-size", "1024"}, {"parallel", "4"}}},
+      {"OLLAMA_NUM_PARALLEL=64 ollama serve", {{"OLLAMA_NUM_PARALLEL", "64"}}},
+      {"FROM gemma2\nPARAMETER num_ctx 1024", {{"modelfile-from", "gemma2"}, {"num-ctx", "1024"}}},
+      {"gpu_layers: 0", {{"gpu-layers", "0"}}},
+      {"args: [\"--max-model-len\", \"4096\", \"--gpu-memory-utilization=0.85\"]",
+       {{"max-model-len", "4096"}, {"gpu-memory-utilization", "0.85"}}},
+      {"--cuda-graph-sizes 16 32 48 --max-num-seqs 1024 -O '{\"full_cuda_graph\": true}'",
+       {{"cuda-graph-sizes", "16"}, {"max-num-seqs", "1024"}, {"compilation-config", "{\"full_cuda_graph\": true}"}}},
+      {"docker run --gpus all -p 8000:8000 vllm/vllm-openai --model x --max_num_seqs=8",
+       {{"max-num-seqs", "8"}, {"model", "x"}}},
+      {"--speculative-config '{\"method\": \"eagle3\"}'", {{"speculative-config", "{\"method\": \"eagle3\"}"}}},
+  };
+  for (const auto& r : rows) {
+    auto s = d::read_launch_text(r.text);
+    for (const auto& [k, v] : r.want) {
+      ASSERT_TRUE(s.has(k)) << r.text << ": no " << k;
+      EXPECT_EQ(*s.get(k), v) << r.text << ": " << k;
+    }
+  }
+}
+
+TEST(LaunchText, NumbersAndUnparsedWordsNeverFail) {
+  auto s = d::read_launch_text("--max-model-len 32k --foo bar 'unterminated");
+  EXPECT_EQ(s.number({"max-model-len"}), 32000);
+  EXPECT_FALSE(s.number({"foo"}));
+  EXPECT_FALSE(s.number({"missing"}));
+  auto odd = d::read_launch_text("\"\" -- - = =x \\");
+  (void)odd;  // no exception, whatever the input
+  auto w = d::read_launch_text("lmdeploy serve api_server /mnt/m --model-name my_model_abc somethingodd");
+  EXPECT_EQ(*w.get("model-name"), "my_model_abc");
+  ASSERT_FALSE(w.unparsed.empty());
+  EXPECT_EQ(w.unparsed.back(), "somethingodd");
+}

@@ -1,0 +1,153 @@
+// Suspected causes from thin evidence (diagnose/suspects.h): the cause table, the symptom prior,
+// clues moving it, located vs suspected, and the report's guarantees (a symptom always yields a
+// ranked cause; no layer cleared without a value).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/evidence.h"
+#include "diagnose/diagnose.h"
+#include "diagnose/indicators.h"
+#include "diagnose/suspects.h"
+#include "ingest/engine_log.h"
+#include "ingest/log_signatures.h"
+
+namespace d = llmtriage::diagnose;
+namespace ingest = llmtriage::ingest;
+
+namespace {
+
+d::Report run(d::DiagnoseInput in) {
+  in.what_if = false;
+  return d::diagnose(in);
+}
+
+d::DiagnoseInput with_log(const std::string& text) {
+  d::DiagnoseInput in;
+  auto r = ingest::parse_engine_log_text(text);
+  for (auto* l : {&r.events, &r.signature_events})
+    for (auto& e : *l) in.now.events.push_back(e);
+  return in;
+}
+
+}  // namespace
+
+TEST(Causes, TableParsesAndEverySignatureNamesAKnownCause) {
+  const auto& causes = d::causes();
+  ASSERT_GE(causes.size(), 30u);
+  std::set<std::string> ids;
+  std::set<d::Layer> layers;
+  for (const auto& c : causes) {
+    EXPECT_TRUE(ids.insert(c.id).second) << c.id;
+    layers.insert(c.layer);
+    EXPECT_FALSE(c.title.empty()) << c.id;
+    EXPECT_FALSE(c.confirm.empty()) << c.id << ": a suspect names the measurement that settles it";
+    EXPECT_FALSE(c.prior.empty()) << c.id;
+  }
+  EXPECT_EQ(layers.size(), 5u);
+  for (const auto& s : ingest::signatures())
+    if (!s.cause.empty()) EXPECT_TRUE(ids.count(s.cause)) << s.id << " names an unknown cause " << s.cause;
+  // Every symptom's priors are a distribution: they sum to at most 1 (the rest is unlisted causes).
+  for (auto sym : d::all_symptoms()) {
+    double sum = 0;
+    for (const auto& c : causes)
+      if (auto it = c.prior.find(d::to_string(sym)); it != c.prior.end()) sum += it->second;
+    EXPECT_GT(sum, 0.5) << d::to_string(sym);
+    EXPECT_LE(sum, 1.0) << d::to_string(sym);
+  }
+}
+
+TEST(Causes, BadRowsAreErrorsWithTheLine) {
+  EXPECT_FALSE(d::parse_causes("{\"id\":\"x\",\"layer\":\"nowhere\"}", "c"));
+  auto bad = d::parse_causes("\n{\"id\":\"x\",\"layer\":\"load\",\"prior\":{\"ttft_spike\":2}}", "c.jsonl");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("c.jsonl:2"), std::string::npos);
+  EXPECT_FALSE(d::parse_causes("{\"id\":\"x\",\"layer\":\"load\",\"prior\":{\"slow\":0.1}}", "c"));
+}
+
+// With only a symptom, the checklist's row decides, labelled a guess.
+TEST(Suspects, SymptomAloneGivesThePriorsLayerAsAGuess) {
+  struct Row {
+    d::Symptom s;
+    d::Layer want;
+  } rows[] = {{d::Symptom::startup_oom, d::Layer::scheduling_capacity},
+              {d::Symptom::runtime_oom_or_preemption, d::Layer::scheduling_capacity},
+              {d::Symptom::output_quality, d::Layer::numeric_parameter},
+              {d::Symptom::timeout_or_stream_break, d::Layer::gateway_client}};
+  for (const auto& r : rows) {
+    d::DiagnoseInput in;
+    in.symptoms = {r.s};
+    auto rep = run(in);
+    ASSERT_FALSE(rep.findings.empty()) << d::to_string(r.s);
+    const auto& f = rep.findings.front();
+    EXPECT_EQ(f.layer, r.want) << d::to_string(r.s) << " -> " << f.id;
+    EXPECT_EQ(f.status, "suspected");
+    EXPECT_EQ(f.severity, d::Severity::info) << "a prior alone is not a warning";
+    EXPECT_LT(f.confidence, 0.6);
+    EXPECT_FALSE(f.next_measurement.empty());
+    for (const auto& l : rep.layers) EXPECT_NE(l.state, d::LayerVerdict::State::cleared) << "nothing was measured";
+  }
+}
+
+TEST(Suspects, NoSymptomAndNoClueSaysNothing) {
+  d::DiagnoseInput in;
+  EXPECT_TRUE(run(in).findings.empty());
+}
+
+// An engine's own line that states the cause locates it, whatever the symptom's prior.
+TEST(Suspects, DecisiveSignatureLocates) {
+  auto in = with_log("decode: failed to find free space in the KV cache, retrying with smaller batch size, i = 0, n_batch = 512, ret = 1\n");
+  in.symptoms = {d::Symptom::runtime_oom_or_preemption};
+  auto rep = run(in);
+  ASSERT_FALSE(rep.findings.empty());
+  EXPECT_EQ(rep.findings.front().id, "kv_pool_exhausted");
+  EXPECT_EQ(rep.findings.front().status, "located");
+  EXPECT_EQ(rep.findings.front().severity, d::Severity::warning);
+  EXPECT_EQ(rep.exit_code(), 1);
+  // The same line against a symptom whose row does not name the cause still moves it to the top.
+  in.symptoms = {d::Symptom::ttft_spike};
+  EXPECT_EQ(run(in).findings.front().layer, d::Layer::scheduling_capacity);
+}
+
+TEST(Suspects, ClueAgainstLowersACause) {
+  // GPU clocks at their maximum argue against throttling; below 85% of it, for.
+  auto top_is_throttle = [](double clock) {
+    d::DiagnoseInput in;
+    in.symptoms = {d::Symptom::tpot_high};
+    in.observations.now = {{"sm_clock_mhz", clock}, {"max_sm_clock_mhz", 1980}};
+    auto rep = run(in);
+    for (const auto& f : rep.findings)
+      if (f.id == "gpu_throttled") return std::make_pair(&f == &rep.findings.front(), f.against.size());
+    return std::make_pair(false, size_t{0});
+  };
+  EXPECT_TRUE(top_is_throttle(1100).first);
+  EXPECT_FALSE(top_is_throttle(1980).first);
+}
+
+TEST(Suspects, GatewayTimeoutBelowTheLatencyIsLocated) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::timeout_or_stream_break};
+  in.observations.now = {{"gateway_timeout_s", 30}, {"e2e_p99_s", 45}};
+  auto rep = run(in);
+  ASSERT_FALSE(rep.findings.empty());
+  EXPECT_EQ(rep.findings.front().layer, d::Layer::gateway_client);
+}
+
+TEST(Suspects, LaunchTextAndNamesMoveTheRanking) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::tpot_high};
+  in.launch_text = "vllm serve meta-llama/Llama-3.1-8B-Instruct --enforce-eager";
+  auto rep = run(in);
+  ASSERT_FALSE(rep.findings.empty());
+  EXPECT_EQ(rep.findings.front().id, "cuda_graphs_off");
+  EXPECT_EQ(rep.findings.front().remedies.front().change, "remove --enforce-eager") << "the engine's own flag";
+
+  d::DiagnoseInput off;
+  off.symptoms = {d::Symptom::tpot_high};
+  off.launch_text = "OLLAMA_NUM_PARALLEL=1";
+  off.model_as_given = "llama3:70b";
+  off.gpu_as_given = "RTX 3090";
+  auto r2 = run(off);
+  ASSERT_FALSE(r2.findings.empty());
+  EXPECT_EQ(r2.findings.front().id, "partial_offload") << "~40 GiB of weights on a 24 GB card under Ollama";
+}

@@ -1,0 +1,165 @@
+// The development set of real incidents (tests/data/diagnose/incidents/, 80 public threads cut to
+// what the operator had before the answer was known; README.md there) through the binary, built
+// the way an operator would type it: `llmtriage diagnose [--symptom S] [--log log.txt]
+// [--engine-args "..."] [--model M] [--gpu G] [--observe k=v]... [--outputs outputs.txt] --json`.
+//
+//   Incident.Run/<case>   never exit 2 (a name or a pasted line is never fatal); a symptom always
+//                         yields a ranked cause; no layer cleared without a value; the cases in
+//                         expectations.json "located" name that layer first.
+//   IncidentSet.Floor     the share of usable cases whose first finding names the right layer is
+//                         at least expectations.json "floor" (raise it when the score rises; it
+//                         never goes down).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/shell_run.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const fs::path& root() {
+  static const fs::path p = fs::path(LLMTRIAGE_TEST_DATA_DIR) / "diagnose" / "incidents";
+  return p;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::vector<std::string> case_names() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root() / "cases", ec))
+    if (e.is_directory() && fs::exists(e.path() / "args.json")) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const json& expectations() {
+  static const json j = json::parse(read_text(root() / "expectations.json"));
+  return j;
+}
+
+std::string number(const json& v) {
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  std::ostringstream o;
+  o.precision(17);
+  o << v.get<double>();
+  return o.str();
+}
+
+// The command line of the bundle, as the set's README gives it.
+std::string command_of(const fs::path& dir, const json& a) {
+  std::string cmd = std::string(LLMTRIAGE_BINARY) + " diagnose";
+  if (a.contains("symptom") && a["symptom"].is_string()) cmd += " --symptom " + sh_quote(a["symptom"].get<std::string>());
+  if (fs::exists(dir / "log.txt") && fs::file_size(dir / "log.txt") > 0) cmd += " --log " + sh_quote((dir / "log.txt").string());
+  if (a.contains("engine_args") && a["engine_args"].is_string()) {
+    std::string ea = a["engine_args"].get<std::string>();
+    cmd += " --engine-args " + sh_quote(!ea.empty() && ea[0] == '-' ? " " + ea : ea);
+  }
+  if (a.contains("model") && a["model"].is_string()) cmd += " --model " + sh_quote(a["model"].get<std::string>());
+  if (a.contains("gpu") && a["gpu"].is_string()) cmd += " --gpu " + sh_quote(a["gpu"].get<std::string>());
+  if (a.contains("observe") && a["observe"].is_object())
+    for (auto it = a["observe"].begin(); it != a["observe"].end(); ++it) cmd += " --observe " + sh_quote(it.key() + "=" + number(*it));
+  if (a.value("outputs", false)) cmd += " --outputs " + sh_quote((dir / "outputs.txt").string());
+  return cmd + " --json";
+}
+
+struct Outcome {
+  int status = -1;
+  json doc;
+  std::string raw;
+};
+
+Outcome run_case(const std::string& name) {
+  const fs::path dir = root() / "cases" / name;
+  const json a = json::parse(read_text(dir / "args.json"));
+  const std::string err = (fs::temp_directory_path() / ("llmtriage-incident-" + std::to_string(::getpid()) + ".err")).string();
+  auto ran = llmtriage::shell_test::run_shell(command_of(dir, a) + " 2>" + sh_quote(err));
+  Outcome o;
+  o.status = ran.code;
+  o.raw = ran.out + "\n[stderr]\n" + read_text(err);
+  fs::remove(err);
+  o.doc = json::parse(ran.out, nullptr, false);
+  return o;
+}
+
+std::string top_layer(const json& d) {
+  if (!d.is_object() || !d.contains("findings") || d["findings"].empty()) return "";
+  return d["findings"][0].value("layer", "");
+}
+
+class Incident : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(Incident, Run) {
+  const fs::path dir = root() / "cases" / GetParam();
+  const json a = json::parse(read_text(dir / "args.json"));
+  const json e = json::parse(read_text(dir / "expected.json"));
+  const Outcome o = run_case(GetParam());
+  ASSERT_TRUE(o.status == 0 || o.status == 1) << "exit " << o.status << ": " << command_of(dir, a) << "\n" << o.raw;
+  ASSERT_FALSE(o.doc.is_discarded()) << o.raw;
+  if (a.contains("symptom") && a["symptom"].is_string()) {
+    ASSERT_FALSE(o.doc["findings"].empty()) << "a reported symptom must yield a ranked cause\n" << o.raw;
+    EXPECT_TRUE(o.doc["findings"][0].contains("status"));
+  }
+  for (const auto& l : o.doc["layers"])
+    if (l.value("state", "") == "cleared") EXPECT_FALSE(l["evidence"].empty()) << "layer " << l.value("layer", "") << " cleared with no value";
+  const json& located = expectations()["located"];
+  if (located.contains(GetParam()))
+    EXPECT_EQ(top_layer(o.doc), located[GetParam()].get<std::string>())
+        << "expected " << e.value("layer", "") << " (" << e.value("root_cause", "") << ")\n" << command_of(dir, a);
+}
+
+INSTANTIATE_TEST_SUITE_P(DevSet, Incident, ::testing::ValuesIn(case_names()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (auto& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+TEST(IncidentSet, Floor) {
+  size_t usable = 0, right = 0;
+  std::map<std::string, std::pair<int, int>> by_layer;
+  for (const auto& name : case_names()) {
+    const fs::path dir = root() / "cases" / name;
+    const json a = json::parse(read_text(dir / "args.json"));
+    if (!a.value("usable", true)) continue;
+    const std::string want = json::parse(read_text(dir / "expected.json")).value("layer", "");
+    const Outcome o = run_case(name);
+    ++usable;
+    const bool hit = top_layer(o.doc) == want;
+    right += hit;
+    by_layer[want].first += hit;
+    by_layer[want].second += 1;
+  }
+  std::string per;
+  for (const auto& [l, v] : by_layer) per += " " + l + " " + std::to_string(v.first) + "/" + std::to_string(v.second);
+  const size_t floor = expectations()["floor"].get<size_t>();
+  EXPECT_GE(right, floor) << right << "/" << usable << " in the right layer; by layer:" << per;
+  EXPECT_EQ(usable, expectations()["usable"].get<size_t>());
+  std::cout << "dev set: " << right << "/" << usable << " in the right layer; by layer:" << per << "\n";
+}
