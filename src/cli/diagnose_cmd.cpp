@@ -105,7 +105,9 @@ Command make_diagnose_command() {
       "--engine-args \"vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 32768\" --gpu H100-SXM "
       "--symptom ttft_spike\n"
       "  llmtriage diagnose --endpoint http://127.0.0.1:8000 --window 30s --observe gateway_timeout_s=10\n"
-      "  llmtriage diagnose --bench run1 --baseline-bench run0 --observe expected_output_tokens_per_s=2400 --markdown";
+      "  llmtriage diagnose --bench run1 --baseline-bench run0 --observe expected_output_tokens_per_s=2400 --markdown\n"
+      "  llmtriage diagnose --symptom tpot_high --log pasted.txt --engine-args \"OLLAMA_NUM_PARALLEL=4\" --model llama3:70b "
+      "--gpu \"RTX 3090\"   # thin evidence: the most likely causes, ranked, each located or suspected";
   c.options = {
       {"--endpoint", "LLMTRIAGE_ENDPOINT", "live: the server's base URL or /metrics URL; scraped over --window, the snapshot is kept", &f.endpoint},
       {"--window", "", "live: how long to scrape (30s, 2m, 500ms)", &f.window},

@@ -161,7 +161,8 @@ core::Result<std::vector<std::string>> read_outputs_file(const std::string& path
 }
 
 core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress& progress) {
-  const bool any_input = !f.endpoint.empty() || !f.snapshots.empty() || !f.logs.empty() || !f.records.empty() ||
+  // A symptom alone is an input: the report then gives the checklist's ranked causes for it.
+  const bool any_input = !f.symptoms.empty() || !f.endpoint.empty() || !f.snapshots.empty() || !f.logs.empty() || !f.records.empty() ||
                          !f.benches.empty() || !f.engine_args.empty() || !f.model.empty() || !f.outputs.empty() ||
                          !f.observe.empty() || !f.observe_files.empty() || !f.metrics_files.empty() || !f.gpu_files.empty();
   if (!any_input)
@@ -278,10 +279,13 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
       // Not in the catalog: what the name itself says is still used (size, quantization, GGUF).
       const auto guess = catalog::guess_model_from_name(dep.model);
       std::string said;
-      for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
-      now.note(src, "model", !said.empty(),
-               said.empty() ? "not in the bundled catalog and nothing read from the name; the memory ledger is left out"
-                            : "not in the bundled catalog (no memory ledger); read from the name: " + said);
+      const bool read_something = guess.params_b || !guess.family.empty() || !guess.quant.empty() || guess.gguf;
+      if (read_something)
+        for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
+      const std::string text = said.empty() ? m.error().message() + "; nothing read from the name; the memory ledger is left out"
+                                            : "not in the bundled catalog, so the memory ledger is left out; read from the name: " + said;
+      if (!said.empty()) g.warnings.push_back("model " + src + ": " + text);
+      now.note(src, "model", !said.empty(), text);
     } else {
       now.note(src, "model", true, "in the catalog");
     }
@@ -294,9 +298,11 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
       const auto guess = catalog::guess_gpu_from_name(dep.gpu);
       std::string said;
       for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
-      now.note(src, "gpu", guess.recognized(),
-               guess.recognized() ? "not in the GPU catalog (no memory ledger, no GPU limits); read from the name: " + said
-                                  : gs.error().message() + "; the memory ledger and the GPU's limits are left out");
+      const std::string text = guess.recognized()
+                                   ? "not in the GPU catalog, so the memory ledger and the GPU's limits are left out; read from the name: " + said
+                                   : gs.error().message() + "; the memory ledger and the GPU's limits are left out";
+      if (guess.recognized()) g.warnings.push_back("gpu " + src + ": " + text);
+      now.note(src, "gpu", guess.recognized(), text);
       ledger_ok = false;
     } else {
       now.note(src, "gpu", true, fmt::format("{} ({:g} GiB)", gs->name, gs->memory_gib));

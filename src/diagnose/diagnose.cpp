@@ -201,7 +201,7 @@ void rank(std::vector<Finding>& fs, const std::vector<Symptom>& symptoms) {
 
 // Thin evidence: the ranked suspected causes (suspects.h). Located findings at warning or above
 // stay first; suspects follow them, and lead when no rule located anything at warning. A layer a
-// located suspect points at is no longer listed as cleared.
+// located suspect points at is at fault (with that finding's evidence), not cleared or unjudged.
 void add_suspects(const DiagnoseInput& in, const Indicators& ind, Report& rep) {
   std::vector<Finding> sus;
   try {
@@ -227,8 +227,14 @@ void add_suspects(const DiagnoseInput& in, const Indicators& ind, Report& rep) {
   for (const auto& f : rep.findings) {
     if (f.status != "located" || f.severity == Severity::info) continue;
     for (auto& l : rep.layers)
-      if (l.layer == f.layer && l.state == LayerVerdict::State::cleared) {
+      if (l.layer == f.layer && l.state != LayerVerdict::State::at_fault) {
         l.state = LayerVerdict::State::at_fault;
+        l.why.clear();
+        l.evidence = f.evidence;
+        const std::string prefix = std::string(to_string(l.layer)) + ": not judged";
+        rep.missing.erase(std::remove_if(rep.missing.begin(), rep.missing.end(),
+                                         [&](const std::string& m) { return m.rfind(prefix, 0) == 0; }),
+                          rep.missing.end());
       }
   }
 }

@@ -170,6 +170,9 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
       if (tps < 100 && has_sym(sym, Symptom::ttft_spike))
         c.add("prompt_cache_unused", 0.5, reading("prompt_eval_tok_per_s", tps, "tok/s", e.source, "prompt processing speed"));
     }
+    if (id == "vllm_max_concurrency" && f("concurrency") && *f("concurrency") < 1)
+      c.add("kv_pool_below_one_request", 3.0, reading("max_concurrency", *f("concurrency"), "x", e.source,
+                                                       "the KV pool holds less than one request of max-model-len", 1, "<"), true);
     if (id == "vllm_zero_throughput_running" && f("running") && *f("running") > 0)
       c.add("kernel_hang_or_fault", 2.5, reading("running_without_tokens", *f("running"), "requests", e.source,
                                                   "requests running while generation throughput is 0 tokens/s"));

@@ -207,7 +207,7 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
       why = fmt::format(" Prior for the symptom {}, moved by {} piece(s) of evidence for{}; confidence {:.0f}% among the "
                         "causes this table knows.",
                         num(s.prior), s.pro.size(),
-                        s.con.empty() ? std::string() : fmt::format(" and {} against", s.con.size()), 100 * p);
+                        s.con.empty() ? std::string() : fmt::format(" and {} against", s.con.size()), 100 * std::min(p, 0.95));
     f.explanation = c.explanation + why;
     for (const Clue* cl : s.pro) f.evidence.push_back(cl->item);
     for (const Clue* cl : s.con) f.against.push_back(cl->item);

@@ -53,11 +53,23 @@ std::optional<double> sig_number_at(const std::string& s, size_t& pos) {
   size_t start = p;
   if (p < s.size() && (s[p] == '-' || s[p] == '+')) ++p;
   bool digits = false;
-  while (p < s.size() && (std::isdigit(static_cast<unsigned char>(s[p])) || s[p] == '.')) {
+  std::string text;  // the number without thousands separators ("131,072" -> "131072")
+  auto is_digit = [&](size_t i) { return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); };
+  while (p < s.size() && (is_digit(p) || s[p] == '.' || (s[p] == ',' && digits && is_digit(p + 1) && is_digit(p + 2) &&
+                                                          is_digit(p + 3) && !is_digit(p + 4)))) {
     digits |= s[p] != '.';
+    if (s[p] != ',') text += s[p];
     ++p;
   }
   if (!digits) return std::nullopt;
+  if (text.size() != p - start - (s[start] == '-' || s[start] == '+' ? 1 : 0)) {
+    // Thousands separators: read the digits alone (no exponent follows such a number).
+    double v = 0;
+    auto [e2, ec2] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec2 != std::errc()) return std::nullopt;
+    pos = p;
+    return s[start] == '-' ? -v : v;
+  }
   if (p < s.size() && (s[p] == 'e' || s[p] == 'E') && p + 1 < s.size() &&
       (std::isdigit(static_cast<unsigned char>(s[p + 1])) || s[p + 1] == '-' || s[p + 1] == '+')) {
     size_t q = p + 1;
