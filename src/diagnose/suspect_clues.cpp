@@ -228,9 +228,9 @@ void launch_clues(const LaunchSettings& ls, const std::string& engine, const cat
       else c.add("long_prompts", 1.0, item);
     }
     if (*ctx >= 131072 && startup) c.add("kv_pool_below_one_request", 1.0, item);
-    if (*ctx >= 32768 && llamacpp_family(engine) && (startup || slow)) {
+    if (*ctx >= 32768 && llamacpp_family(engine) && (startup || slow || sym.empty())) {
       c.add("parallel_slots_multiply_context", 0.7, item);
-      if (slow) c.add("partial_offload", 0.7, item);
+      if (slow || sym.empty()) c.add("partial_offload", 0.7, item);
     }
     if (quality && *ctx <= 4096 && llamacpp_family(engine)) c.add("context_truncation", 0.7, item);
   }
@@ -312,6 +312,16 @@ void launch_clues(const LaunchSettings& ls, const std::string& engine, const cat
   if (ls.has("model-name") && engine == "lmdeploy") c.add("chat_template_mismatch", 0.7, quote("model_name", "--model-name picks LMDeploy's chat template", src));
   if (ls.has("chat-template") && quality) c.add("chat_template_mismatch", 1.0, quote("chat_template", flag("chat-template", *ls.get("chat-template")), src));
   if (ls.has("CUDA_VISIBLE_DEVICES") && gg.mixed) c.add("memory_budget_too_small", 1.0, quote("gpus", "layers split over unequal GPUs", src));
+  // A reverse-proxy config pasted as the launch settings: the proxy is in the request path, and
+  // without `proxy_buffering off` nginx holds server-sent events back (TTFT and stream breaks).
+  if (ls.unparsed.end() != std::find(ls.unparsed.begin(), ls.unparsed.end(), "proxy_pass") ||
+      std::find(ls.unparsed.begin(), ls.unparsed.end(), "proxy_pass;") != ls.unparsed.end()) {
+    bool unbuffered = false;
+    for (size_t i = 0; i + 1 < ls.unparsed.size(); ++i)
+      unbuffered |= ls.unparsed[i] == "proxy_buffering" && lower(ls.unparsed[i + 1]).rfind("off", 0) == 0;
+    if (!unbuffered && (has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::timeout_or_stream_break) || sym.empty()))
+      c.add("proxy_streaming_config", 2.0, quote("proxy_config", "a reverse proxy (proxy_pass) without proxy_buffering off", src));
+  }
   if (auto c2 = ls.text({"enable-chunked-prefill"}); c2 && (lower(*c2) == "false" || *c2 == "0") && has_sym(sym, Symptom::ttft_spike))
     c.add("long_prompts", 0.5, quote("chunked_prefill", "--enable-chunked-prefill=False", src));
 }
@@ -430,7 +440,9 @@ void hardware_clues(const DiagnoseInput& in, const catalog::ModelNameGuess& mg, 
     c.add("partial_offload", 0.7, reading("weights_gib", *mg.weights_gib, "GiB", "--model name",
                                           "a large model on a llama.cpp-family server: more than most single GPUs hold"));
   }
-  if (!gg.as_given.empty() && gg.recognized() && gg.compute_capability && !gg.bf16_supported) {
+  // bf16 matters to engines that run the checkpoint's dtype; llama.cpp-family servers compute in
+  // their own (fp16/quantized) formats on Pascal and Turing alike.
+  if (!gg.as_given.empty() && gg.recognized() && gg.compute_capability && !gg.bf16_supported && !llamacpp_family(engine)) {
     auto item = reading("compute_capability", *gg.compute_capability, "", "--gpu " + gg.as_given,
                         "no native bfloat16 below compute capability 8.0", 8.0, "<");
     if (has_sym(sym, Symptom::output_quality)) c.add("dtype_overflow", 1.5, item);
