@@ -11,6 +11,7 @@
 #include "diagnose/indicators.h"
 #include "diagnose/rule_util.h"
 #include "diagnose/suspects.h"
+#include "ingest/log_signatures.h"
 
 namespace llmtriage::diagnose {
 
@@ -203,6 +204,10 @@ void rank(std::vector<Finding>& fs, const std::vector<Symptom>& symptoms) {
 // stay first; suspects follow them, and lead when no rule located anything at warning. A layer a
 // located suspect points at is at fault (with that finding's evidence), not cleared or unjudged.
 void add_suspects(const DiagnoseInput& in, const Indicators& ind, Report& rep) {
+  if (!cause_table_problem().empty())
+    rep.missing.push_back("suspected causes not ranked: the cause table could not be read: " + cause_table_problem());
+  if (!ingest::signature_table_problem().empty())
+    rep.missing.push_back("log signatures not matched: the signature table could not be read: " + ingest::signature_table_problem());
   std::vector<Finding> sus;
   try {
     sus = suspect(in, ind, rep.symptoms);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "ingest/engine_args.h"
+
 namespace llmtriage::diagnose {
 namespace {
 
@@ -14,12 +16,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string flag_key(std::string w) {
-  while (!w.empty() && w.front() == '-') w.erase(w.begin());
-  w = lower(w);
-  std::replace(w.begin(), w.end(), '_', '-');
-  return w;
-}
 
 // Short flags of llama.cpp (common/arg.cpp) and vLLM/SGLang/LMDeploy launchers.
 const std::map<std::string, std::string>& short_flags() {
@@ -52,8 +48,10 @@ bool looks_flag(const std::string& w) {
   return !(std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.');
 }
 
-// Shell-like split: quotes group, backslash-newline joins; never fails (an open quote runs to the end).
-std::vector<std::string> words_of(const std::string& line) {
+// Shell-like split: quotes group, backslashes escape; never fails (an open quote runs to the end).
+// In a YAML/JSON list (`list`: "args: [...]", "- --flag") commas and brackets separate items too;
+// elsewhere they stay in the word ("--tensor-split 3,1").
+std::vector<std::string> words_of(const std::string& line, bool list) {
   std::vector<std::string> out;
   std::string cur;
   char quote = 0;
@@ -75,8 +73,7 @@ std::vector<std::string> words_of(const std::string& line) {
       any = true;
       continue;
     }
-    if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '[' || c == ']') {
-      // Commas and brackets separate the items of a YAML/JSON args list; inside quotes they stay.
+    if (std::isspace(static_cast<unsigned char>(c)) || (list && (c == ',' || c == '[' || c == ']'))) {
       if (any || !cur.empty()) out.push_back(cur);
       cur.clear();
       any = false;
@@ -145,9 +142,12 @@ LaunchSettings read_launch_text(const std::string& text) {
   if (!line.empty()) lines.push_back(line);
 
   for (const std::string& l : lines) {
-    std::vector<std::string> w = words_of(l);
+    const size_t first = l.find_first_not_of(" \t");
+    const std::string lead = first == std::string::npos ? "" : lower(l.substr(first, 8));
+    const bool list = lead.rfind("args:", 0) == 0 || lead.rfind("command:", 0) == 0 || lead.rfind("[", 0) == 0 ||
+                      lead.rfind("- ", 0) == 0;
+    std::vector<std::string> w = words_of(l, list);
     if (w.empty()) continue;
-    const std::string head = lower(w[0]);
     // Modelfile lines.
     if (w[0] == "FROM" && w.size() >= 2) {
       s.values["modelfile-from"] = w[1];
@@ -155,11 +155,11 @@ LaunchSettings read_launch_text(const std::string& text) {
       continue;
     }
     if (w[0] == "PARAMETER" && w.size() >= 3) {
-      s.values[flag_key(w[1])] = w[2];
+      s.values[ingest::normalize_flag_name(w[1])] = w[2];
       s.programs.push_back("ollama-modelfile");
       continue;
     }
-    if ((w[0] == "TEMPLATE" || w[0] == "SYSTEM" || w[0] == "ADAPTER" || w[0] == "LICENSE") && w.size() >= 1) {
+    if (w[0] == "TEMPLATE" || w[0] == "SYSTEM" || w[0] == "ADAPTER" || w[0] == "LICENSE") {
       s.values["modelfile-" + lower(w[0])] = w.size() >= 2 ? w[1] : "";
       continue;
     }
@@ -169,7 +169,7 @@ LaunchSettings read_launch_text(const std::string& text) {
       if (lower(key) == "args" || lower(key) == "command" || key == "-") {
         w.erase(w.begin());
       } else if (w.size() >= 2 && !looks_flag(w[1])) {
-        s.values[env_name(key) ? key : flag_key(key)] = w[1];
+        s.values[env_name(key) ? key : ingest::normalize_flag_name(key)] = w[1];
         continue;
       } else if (w.size() == 1) {
         continue;
@@ -189,7 +189,7 @@ LaunchSettings read_launch_text(const std::string& text) {
           key = word;
         }
         const bool single_dash = key.size() >= 2 && key[0] == '-' && key[1] != '-';
-        key = flag_key(key);
+        key = ingest::normalize_flag_name(key);
         if (single_dash) {
           auto it = short_flags().find(key);
           if (it != short_flags().end()) key = it->second;
@@ -242,7 +242,6 @@ LaunchSettings read_launch_text(const std::string& text) {
       }
       s.unparsed.push_back(word);
     }
-    (void)head;
   }
   return s;
 }

@@ -31,13 +31,6 @@ struct Clues {
   void add(const std::string& cause, double w, EvidenceItem item, bool decisive = false) {
     out.push_back({cause, w, std::move(item), decisive});
   }
-  void fact(const std::string& text_indicator, const std::string& text, const std::string& source) {
-    EvidenceItem e;
-    e.indicator = text_indicator;
-    e.text = text;
-    e.source = source;
-    out.push_back({"", 0, std::move(e), false});
-  }
 };
 
 EvidenceItem reading(const std::string& name, double v, const std::string& unit, const std::string& source,
@@ -530,10 +523,9 @@ void output_clues(const DiagnoseInput& in, Clues& c) {
 
 // Signatures in the sampled outputs (an SDK's error text, finish_reason, a JSON body).
 void output_signature_clues(const DiagnoseInput& in, Clues& c) {
-  const auto& table = ingest::signatures();
   std::set<std::string> seen;
   for (const auto& t : in.now.outputs)
-    for (auto& h : ingest::match_signatures(ingest::fold_line(t), table)) {
+    for (auto& h : ingest::bundled_signature_index().match(t)) {
       if (h.sig->cause.empty() || h.sig->weight == 0 || !seen.insert(h.sig->id).second) continue;
       c.add(h.sig->cause, h.sig->weight * 0.8, quote("output_signature " + h.sig->id, h.sig->meaning + ": \"" + t.substr(0, 160) + "\"", "--outputs"));
     }
@@ -543,7 +535,6 @@ void output_signature_clues(const DiagnoseInput& in, Clues& c) {
 // share slots; vLLM-family servers do neither but capture CUDA graphs and pick quantized kernels.
 void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
   if (engine.empty()) return;
-  c.fact("engine", engine, "the engine named by the log, the launch settings or the model name");
   auto item = quote("engine", engine, "log / launch settings / model name");
   const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
   if (llamacpp_family(engine)) {
@@ -560,7 +551,7 @@ void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Cl
 
 }  // namespace
 
-std::vector<Clue> gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms) {
+ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms) {
   Clues c;
   const LaunchSettings ls = read_launch_text(in.launch_text);
   std::string model_name = in.model_as_given;
@@ -579,7 +570,7 @@ std::vector<Clue> gather_clues(const DiagnoseInput& in, const Indicators& ind, c
   hardware_clues(in, mg, gg, engine, symptoms, c);
   output_clues(in, c);
   output_signature_clues(in, c);
-  return std::move(c.out);
+  return {std::move(c.out), engine};
 }
 
 }  // namespace llmtriage::diagnose

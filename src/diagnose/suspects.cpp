@@ -6,7 +6,6 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -77,27 +76,36 @@ core::Result<std::vector<Cause>> parse_causes(const std::string& text, const std
   return out;
 }
 
-const std::vector<Cause>& causes() {
-  static std::once_flag once;
-  static std::vector<Cause> table;
-  std::call_once(once, [] {
-    const std::string path = core::data_dir() + "/diagnose/causes.jsonl";
-    auto text = core::read_file(path);
-    if (!text) return;
-    auto t = parse_causes(*text, path);
-    if (t) table = std::move(*t);
-  });
-  return table;
-}
-
 namespace {
 
-// The engine family as the clues named it ("" when unknown), for the remedy's flag name.
-std::string engine_family(const std::vector<Clue>& clues) {
-  for (const auto& c : clues)
-    if (c.cause.empty() && c.item.indicator == "engine") return c.item.text;
-  return "";
+struct CauseTable {
+  std::vector<Cause> rows;
+  std::string problem;
+};
+
+const CauseTable& bundled_causes() {
+  static const CauseTable t = [] {
+    CauseTable c;
+    const std::string path = core::data_dir() + "/diagnose/causes.jsonl";
+    auto text = core::read_file(path);
+    if (!text) {
+      c.problem = text.error().message();
+      return c;
+    }
+    auto rows = parse_causes(*text, path);
+    if (rows) c.rows = std::move(*rows);
+    else c.problem = rows.error().message();
+    return c;
+  }();
+  return t;
 }
+
+}  // namespace
+
+const std::vector<Cause>& causes() { return bundled_causes().rows; }
+const std::string& cause_table_problem() { return bundled_causes().problem; }
+
+namespace {
 
 double prior_of(const Cause& c, const std::vector<Symptom>& symptoms) {
   if (symptoms.empty()) {
@@ -121,8 +129,9 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
                              const SuspectOptions& opt) {
   const auto& table = causes();
   if (table.empty()) return {};
-  std::vector<Clue> clues = gather_clues(in, ind, symptoms);
-  const std::string engine = engine_family(clues);
+  const ClueSet gathered = gather_clues(in, ind, symptoms);
+  const std::vector<Clue>& clues = gathered.clues;
+  const std::string& engine = gathered.engine;
 
   struct Scored {
     const Cause* cause = nullptr;
@@ -139,7 +148,6 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
   }
   bool any_clue = false;
   for (const auto& cl : clues) {
-    if (cl.cause.empty()) continue;
     for (auto& s : scored) {
       if (s.cause->id != cl.cause) continue;
       any_clue |= cl.weight > 0;

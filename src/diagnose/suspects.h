@@ -28,8 +28,10 @@ struct Cause {
   std::map<std::string, double> prior;           // symptom name (or "none") -> prior probability
 };
 
-// The bundled cause table (<data_dir>/diagnose/causes.jsonl), loaded once; empty when missing.
+// The bundled cause table (<data_dir>/diagnose/causes.jsonl), loaded once; empty when it cannot
+// be read, and then cause_table_problem() says why.
 const std::vector<Cause>& causes();
+const std::string& cause_table_problem();
 core::Result<std::vector<Cause>> parse_causes(const std::string& text, const std::string& where);
 
 // One piece of evidence for (weight > 0) or against (weight < 0) a cause.
@@ -40,8 +42,14 @@ struct Clue {
   bool decisive = false;  // an engine's own line that states the cause
 };
 
-// Everything the evidence says, as clues (suspect_clues.cpp).
-std::vector<Clue> gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
+// Everything the evidence says, as clues (suspect_clues.cpp), and the engine family it names
+// ("vllm", "sglang", "tgi", "llamacpp", "ollama", "trtllm", "lmdeploy"; "" unknown), which picks
+// the remedy's flag name.
+struct ClueSet {
+  std::vector<Clue> clues;
+  std::string engine;
+};
+ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
 
 struct SuspectOptions {
   size_t max_suspects = 3;

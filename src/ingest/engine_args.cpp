@@ -16,12 +16,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string flag_key(std::string name) {
-  while (!name.empty() && name.front() == '-') name.erase(name.begin());
-  name = lower(name);
-  std::replace(name.begin(), name.end(), '_', '-');
-  return name;
-}
 
 core::Error bad_value(const std::string& where, const std::string& flag, const std::string& expected,
                       const std::string& found) {
@@ -121,9 +115,16 @@ std::string strip_quotes(std::string v) {
 
 }  // namespace
 
+std::string normalize_flag_name(std::string name) {
+  while (!name.empty() && name.front() == '-') name.erase(name.begin());
+  name = lower(name);
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
 core::Result<bool> apply_engine_flag(core::EngineSettings& s, const std::string& name, const std::string& value,
                                      const std::string& where, std::vector<std::string>* notes) {
-  const std::string key = flag_key(name);
+  const std::string key = normalize_flag_name(name);
   auto it = table().find(key);
   if (it == table().end()) return false;
   const Kind k = it->second;
@@ -276,7 +277,7 @@ core::Result<ParsedEngineArgs> parse_engine_argv(const std::vector<std::string>&
       value = w.substr(eq + 1);
       has_value = true;
     }
-    const std::string key = flag_key(name);
+    const std::string key = normalize_flag_name(name);
     auto it = table().find(key);
     bool bool_flag = it != table().end() && is_bool_kind(it->second);
     if (!has_value && i + 1 < argv.size() && !bool_flag) {
@@ -359,7 +360,7 @@ core::Result<ParsedEngineArgs> parse_logged_args(const std::string& text, core::
     auto applied = apply_engine_flag(out.settings, key, value, where, &out.notes);
     if (!applied.ok()) continue;  // a logged default we cannot read is not the user's error
     // Namespace/ServerArgs reprs list every default: only a dict holds the non-defaults.
-    if (!*applied && dict) out.settings.unmodelled.push_back(unmodelled_text(flag_key(key), value, true));
+    if (!*applied && dict) out.settings.unmodelled.push_back(unmodelled_text(normalize_flag_name(key), value, true));
   }
   return out;
 }

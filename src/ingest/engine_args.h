@@ -37,6 +37,10 @@ core::Result<ParsedEngineArgs> parse_engine_argv(const std::vector<std::string>&
 core::Result<ParsedEngineArgs> parse_logged_args(const std::string& text, core::EngineKind engine,
                                                  const std::string& where);
 
+// A flag's name as the tables key it: no leading dashes, lower case, '_' as '-'
+// ("--Max_Model_Len" -> "max-model-len").
+std::string normalize_flag_name(std::string name);
+
 // Applies one flag (name without dashes, '_' or '-' accepted; the engine's own spelling) with its
 // value ("" for a bare boolean flag). Returns false when the flag is not modelled. Error when a
 // modelled flag has a bad value.

@@ -82,6 +82,30 @@ EngineKind LogSink::voted_engine() const {
 
 // ---- the parser ------------------------------------------------------------------------------
 
+namespace {
+
+// Routine per-request lines, the bulk of a busy server's log: vLLM's request log ("Received
+// request ... params: SamplingParams(...)", "Added request", "Finished request") and access lines
+// (HTTP servers', Ollama's [GIN]) that answered 2xx/3xx. No signature is about them (a 4xx/5xx access line is still scanned), so
+// the signature scan skips them: on a request-logging vLLM log they are ~98% of the lines.
+bool routine_line(std::string_view msg) {
+  for (std::string_view p : {"Received request ", "Added request ", "Finished request "})
+    if (starts_with(msg, p)) return true;
+  if (starts_with(msg, "[GIN] ")) {  // Ollama's access log: "[GIN] 2024/10/29 - 03:24:29 | 200 | ..."
+    size_t bar = msg.find(" | ");
+    return bar != std::string_view::npos && bar + 3 < msg.size() && (msg[bar + 3] == '2' || msg[bar + 3] == '3');
+  }
+  size_t h = msg.find("\" HTTP/");
+  if (h == std::string_view::npos) h = msg.find(" HTTP/");
+  if (h == std::string_view::npos) return false;
+  size_t q = msg.find("\" ", h + 2);
+  if (q == std::string_view::npos || q > h + 16 || q + 2 >= msg.size()) return false;
+  const char status = msg[q + 2];
+  return (status == '2' || status == '3') && q + 4 < msg.size() && msg[q + 3] >= '0' && msg[q + 3] <= '9';
+}
+
+}  // namespace
+
 struct EngineLogParser::Impl {
   LogParseOptions opt;
   EngineLogResult res;
@@ -118,7 +142,7 @@ struct EngineLogParser::Impl {
   // first few per signature; the rest are counted). Returns whether any matched.
   bool scan_signatures(std::string_view s, int64_t number, std::optional<double> t, const LogPrefix& p) {
     if (!sigs) return false;
-    auto hits = match_signatures(fold_line(s), *sigs);
+    auto hits = bundled_signature_index().match(s);
     for (auto& h : hits) {
       int64_t& n = res.signature_counts[h.sig->id];
       if (++n > static_cast<int64_t>(opt.max_events_per_signature)) continue;
@@ -333,7 +357,7 @@ struct EngineLogParser::Impl {
     Match r = dispatch(ctx);
     // Stats lines (a new timeline sample) carry no signature; everything else is scanned.
     const bool stats_line = r == Match::parsed && res.timeline.size() > samples_before;
-    if (!stats_line && scan_signatures(s, number, ctx.t, p) && r == Match::none) r = Match::parsed;
+    if (!stats_line && !routine_line(msg) && scan_signatures(s, number, ctx.t, p) && r == Match::none) r = Match::parsed;
     switch (r) {
       case Match::parsed: ++res.lines_parsed; break;
       case Match::other: ++res.lines_other; break;

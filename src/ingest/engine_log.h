@@ -54,7 +54,9 @@ struct LogParseOptions {
   size_t max_generic_events = 2000; // cap on plain warning/error events (the rest are counted)
   size_t max_traceback_bytes = 16384;
   size_t max_events_per_signature = 5;  // later matches of one signature are counted, not kept
-  bool signatures = true;           // match data/diagnose/signatures.jsonl on each line
+  // Match data/diagnose/signatures.jsonl on each line, but stats lines and routine per-request
+  // lines (vLLM's request log, 2xx/3xx access lines).
+  bool signatures = true;
 };
 
 struct LogIssue {

@@ -30,6 +30,9 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
       {"docker run --gpus all -p 8000:8000 vllm/vllm-openai --model x --max_num_seqs=8",
        {{"max-num-seqs", "8"}, {"model", "x"}}},
       {"--speculative-config '{\"method\": \"eagle3\"}'", {{"speculative-config", "{\"method\": \"eagle3\"}"}}},
+      // Outside a YAML list a comma is part of the value.
+      {"llama-server -ts 3,1 -ngl 99", {{"tensor-split", "3,1"}, {"n-gpu-layers", "99"}}},
+      {"- --max-model-len=8192", {{"max-model-len", "8192"}}},
   };
   for (const auto& r : rows) {
     auto s = d::read_launch_text(r.text);

@@ -45,8 +45,11 @@ TEST(Causes, TableParsesAndEverySignatureNamesAKnownCause) {
     EXPECT_FALSE(c.prior.empty()) << c.id;
   }
   EXPECT_EQ(layers.size(), 5u);
-  for (const auto& s : ingest::signatures())
-    if (!s.cause.empty()) EXPECT_TRUE(ids.count(s.cause)) << s.id << " names an unknown cause " << s.cause;
+  for (const auto& s : ingest::signatures()) {
+    if (!s.cause.empty()) {
+      EXPECT_TRUE(ids.count(s.cause)) << s.id << " names an unknown cause " << s.cause;
+    }
+  }
   // Every symptom's priors are a distribution: they sum to at most 1 (the rest is unlisted causes).
   for (auto sym : d::all_symptoms()) {
     double sum = 0;
@@ -150,4 +153,28 @@ TEST(Suspects, LaunchTextAndNamesMoveTheRanking) {
   auto r2 = run(off);
   ASSERT_FALSE(r2.findings.empty());
   EXPECT_EQ(r2.findings.front().id, "partial_offload") << "~40 GiB of weights on a 24 GB card under Ollama";
+}
+
+// The bundled tables load: a broken row would otherwise silently switch the reasoning off (the
+// report then says so under Missing evidence).
+TEST(Causes, BundledTablesHaveNoProblem) {
+  EXPECT_EQ(d::cause_table_problem(), "");
+  EXPECT_EQ(ingest::signature_table_problem(), "");
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::ttft_spike};
+  in.what_if = false;
+  for (const auto& m : d::diagnose(in).missing) EXPECT_EQ(m.find("could not be read"), std::string::npos) << m;
+}
+
+TEST(Causes, AMissingTableIsSaidNotSilent) {
+  // Run in a child so the bundled tables of this process stay loaded.
+  const std::string cmd = std::string("LLMTRIAGE_DATA_DIR=/nonexistent ") + LLMTRIAGE_BINARY +
+                          " diagnose --symptom ttft_spike --no-what-if --json 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  pclose(p);
+  EXPECT_NE(out.find("suspected causes not ranked: the cause table could not be read"), std::string::npos) << out;
 }

@@ -125,12 +125,16 @@ TEST_P(Incident, Run) {
     ASSERT_FALSE(o.doc["findings"].empty()) << "a reported symptom must yield a ranked cause\n" << o.raw;
     EXPECT_TRUE(o.doc["findings"][0].contains("status"));
   }
-  for (const auto& l : o.doc["layers"])
-    if (l.value("state", "") == "cleared") EXPECT_FALSE(l["evidence"].empty()) << "layer " << l.value("layer", "") << " cleared with no value";
+  for (const auto& l : o.doc["layers"]) {
+    if (l.value("state", "") == "cleared") {
+      EXPECT_FALSE(l["evidence"].empty()) << "layer " << l.value("layer", "") << " cleared with no value";
+    }
+  }
   const json& located = expectations()["located"];
-  if (located.contains(GetParam()))
+  if (located.contains(GetParam())) {
     EXPECT_EQ(top_layer(o.doc), located[GetParam()].get<std::string>())
         << "expected " << e.value("layer", "") << " (" << e.value("root_cause", "") << ")\n" << command_of(dir, a);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(DevSet, Incident, ::testing::ValuesIn(case_names()),

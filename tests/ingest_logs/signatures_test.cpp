@@ -107,3 +107,53 @@ TEST(Signatures, ParserLabelsMatchingLinesAndShowsUnknownOnes) {
   EXPECT_EQ(m.signature_counts.at("llamacpp_kv_no_space"), 50);
   EXPECT_EQ(m.signature_events.size(), 5u);
 }
+
+// The hot-path prefilter finds exactly what trying every row finds, on every example (each one a
+// line that matches something) and on lines in other cases and spacing.
+TEST(Signatures, IndexAgreesWithTheFullScan) {
+  const auto& t = ingest::signatures();
+  const auto& idx = ingest::bundled_signature_index();
+  auto ids = [](const std::vector<ingest::SignatureHit>& hits) {
+    std::string s;
+    for (const auto& h : hits) s += h.sig->id + " ";
+    return s;
+  };
+  std::vector<std::string> lines;
+  for (const auto& s : t) {
+    lines.push_back(s.example);
+    std::string upper = s.example;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    lines.push_back(upper);
+    std::string spaced;
+    for (char c : s.example) spaced += c == ' ' ? std::string("  \t") : std::string(1, c);
+    lines.push_back(spaced);
+  }
+  lines.push_back("INFO 05-01 10:00:00 [loggers.py:123] Engine 000: Avg prompt throughput: 120.0 tokens/s");
+  lines.push_back("");
+  lines.push_back("abc");
+  for (const auto& l : lines) {
+    const std::string want = ids(ingest::match_signatures(ingest::fold_line(l), t));
+    EXPECT_EQ(ids(idx.match(l)), want) << l;
+  }
+}
+
+// Every bundled row has a key word the index can look for: none is tried on every line.
+TEST(Signatures, EveryRowHasAKeyWord) { EXPECT_EQ(ingest::bundled_signature_index().always_tried(), 0u); }
+
+// Routine per-request lines are not scanned (they are most of a busy log and no signature is about
+// them); an access line that failed is.
+TEST(Signatures, RoutineRequestLinesAreSkippedFailedAccessLinesAreNot) {
+  auto r = ingest::parse_engine_log_text(
+      "(APIServer pid=1) INFO 05-01 00:00:00 [logger.py:41] Received request chatcmpl-1: params: SamplingParams(n=1), "
+      "prompt: 'upstream timed out (110: Operation timed out) while reading'\n"
+      "INFO:     10.0.0.1:5 - \"POST /v1/chat/completions HTTP/1.1\" 200 OK\n"
+      "[GIN] 2024/10/29 - 03:24:29 | 200 |  5.2s |   10.1.2.3 | POST     \"/api/chat\" client connection closed before server finished loading\n"
+      "10.0.0.1 - - [18/May/2026:22:29:08 +0000] \"POST /v1/completions HTTP/1.1\" 504 160 \"-\" \"curl/7.81.0\"\n");
+  ASSERT_EQ(r.signature_events.size(), 1u);
+  EXPECT_EQ(r.signature_events[0].labels.at("signature"), "http_504_status_11");
+  EXPECT_EQ(r.signature_events[0].source, "log:4");
+  // A failed [GIN] line is scanned.
+  auto g = ingest::parse_engine_log_text("[GIN] 2024/10/29 - 03:24:29 | 499 |  5.239788128s |   10.102.227.89 | POST     \"/api/chat\"\n");
+  ASSERT_EQ(g.signature_events.size(), 1u);
+  EXPECT_EQ(g.signature_events[0].labels.at("signature"), "ollama_gin_499");
+}
