@@ -33,6 +33,20 @@ double stat(std::vector<double>& v, double q, double scale) {
   return scale > 0 ? s / scale : 0;
 }
 
+using KeyDiff = std::map<std::string, std::pair<std::string, std::string>>;
+KeyDiff diff_maps(const std::map<std::string, std::string>& a, const std::map<std::string, std::string>& b) {
+  std::map<std::string, std::string> keys;
+  for (const auto& [k, v] : a) keys[k];
+  for (const auto& [k, v] : b) keys[k];
+  KeyDiff d;
+  for (const auto& [k, unused] : keys) {
+    auto ia = a.find(k), ib = b.find(k);
+    std::string va = ia == a.end() ? "(unset)" : ia->second, vb = ib == b.end() ? "(unset)" : ib->second;
+    if (va != vb) d[k] = {va, vb};
+  }
+  return d;
+}
+
 }  // namespace
 
 std::pair<double, double> bootstrap_diff(const std::vector<double>& a, const std::vector<double>& b, double q,
@@ -73,6 +87,11 @@ core::Result<RunSample> load_run_sample(const std::vector<std::string>& dirs) {
     s.client_bound = s.client_bound || j.value("client_bound", false);
     if (j.contains("config") && j["config"].is_object())
       for (auto& [k, v] : j["config"].items()) s.config[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    if (j.contains("consequences") && j["consequences"].is_object())
+      for (auto& [k, v] : j["consequences"].items())
+        s.consequences[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    // Folders written before settings and consequences were kept apart hold both under "config".
+    split_consequences(s.config, s.consequences);
     ++s.trials;
     auto text = core::read_file(dir + "/records.jsonl");
     if (!text) return std::move(text).error();
@@ -108,13 +127,13 @@ AbResult compare_runs(const RunSample& a, const RunSample& b, const AbOptions& o
     r.refusals.push_back(fmt::format("realized loads differ by {:.2f}% (> {:.2f}% tolerance): {:.4g} vs {:.4g} req/s",
                                      100 * std::fabs(b.realized_rate / a.realized_rate - 1), 100 * o.load_tolerance,
                                      a.realized_rate, b.realized_rate));
-  std::map<std::string, std::string> keys;
-  for (const auto& [k, v] : a.config) keys[k];
-  for (const auto& [k, v] : b.config) keys[k];
-  for (const auto& [k, unused] : keys) {
-    auto ia = a.config.find(k), ib = b.config.find(k);
-    std::string va = ia == a.config.end() ? "(unset)" : ia->second, vb = ib == b.config.end() ? "(unset)" : ib->second;
-    if (va != vb) r.config_diff[k] = {va, vb};
+  r.config_diff = diff_maps(a.config, b.config);
+  r.consequence_diff = diff_maps(a.consequences, b.consequences);
+  if (r.config_diff.empty() && !r.consequence_diff.empty()) {
+    std::string list;
+    for (const auto& [k, v] : r.consequence_diff) list += fmt::format("{}{} ({} -> {})", list.empty() ? "" : ", ", k, v.first, v.second);
+    r.warnings.push_back(fmt::format("no recorded setting differs, yet the engine reported {}: a setting not recorded "
+                                     "(--config k=v at bench time) or the hardware differs", list));
   }
   if (r.config_diff.size() > 1) {
     std::string list;
@@ -170,6 +189,9 @@ nlohmann::json ab_json(const AbResult& r, const RunSample& a, const RunSample& b
   nlohmann::json cd = nlohmann::json::object();
   for (const auto& [k, v] : r.config_diff) cd[k] = {{"a", v.first}, {"b", v.second}};
   j["config_diff"] = cd;
+  nlohmann::json qd = nlohmann::json::object();
+  for (const auto& [k, v] : r.consequence_diff) qd[k] = {{"a", v.first}, {"b", v.second}};
+  j["consequence_diff"] = qd;
   nlohmann::json m = nlohmann::json::array();
   for (const auto& d : r.metrics)
     m.push_back({{"metric", d.metric}, {"a", d.a}, {"b", d.b}, {"diff", d.diff}, {"ci_low", d.lo}, {"ci_high", d.hi},
@@ -189,6 +211,9 @@ std::string ab_text(const AbResult& r, const RunSample& a, const RunSample& b) {
   o += fmt::format("A = {} ({} trial{}), B = {} ({} trial{}); differences B - A, 95% bootstrap CI\n", a.label, a.trials,
                    a.trials == 1 ? "" : "s", b.label, b.trials, b.trials == 1 ? "" : "s");
   for (const auto& [k, v] : r.config_diff) o += fmt::format("  config {:<24} {} -> {}\n", k, v.first, v.second);
+  for (const auto& [k, v] : r.consequence_diff)
+    o += fmt::format("  engine reported {:<15} {} -> {}  (a consequence of the settings, not a variable)\n", k, v.first,
+                     v.second);
   for (const auto& d : r.metrics)
     o += fmt::format("  {:<24} {:>10.4g} -> {:>10.4g}  diff {:>+10.4g} [{:+.4g}, {:+.4g}] ({:+.1f}%)  {}\n", d.metric, d.a,
                      d.b, d.diff, d.lo, d.hi, d.rel_pct, r.verdict_given ? d.verdict : "(no verdict)");

@@ -1,7 +1,8 @@
 #pragma once
 // A/B comparison of two bench runs under the method's discipline: no verdict when the request
 // sets differ, when the realized loads differ beyond a tolerance, or when the engine configs
-// differ in more than one variable (unless allow_multi, said loudly). Differences B - A of p50/p99
+// differ in more than one variable (unless allow_multi, said loudly). Only settings are variables:
+// what the engine derived from them (the KV pool's block count) is shown as a consequence. Differences B - A of p50/p99
 // TTFT, TPOT, E2E and of output throughput get seeded percentile-bootstrap confidence intervals;
 // each metric's verdict is better, worse, or no significant change.
 #include <cstdint>
@@ -26,7 +27,8 @@ struct RunSample {
   double duration_s = 0;  // summed over trials
   bool client_bound = false;
   int trials = 0;
-  std::map<std::string, std::string> config;
+  std::map<std::string, std::string> config;        // settings: compared, each difference a variable
+  std::map<std::string, std::string> consequences;  // engine-derived (KV block counts): shown, not counted
   std::vector<double> ttft_s, tpot_s, e2e_s, output_tokens;  // completed, measured requests
 };
 
@@ -54,7 +56,10 @@ struct AbResult {
   bool verdict_given = false;
   std::vector<std::string> refusals;   // why no verdict
   std::vector<std::string> warnings;   // e.g. --allow-multi used, a client-bound run
-  std::map<std::string, std::pair<std::string, std::string>> config_diff;  // key -> (a, b)
+  std::map<std::string, std::pair<std::string, std::string>> config_diff;  // settings: key -> (a, b)
+  // Consequences that differ (e.g. cache.num_gpu_blocks): they follow from the settings and the
+  // GPU, so they are reported beside config_diff and never make a comparison "multi-variable".
+  std::map<std::string, std::pair<std::string, std::string>> consequence_diff;
   std::vector<MetricDiff> metrics;     // computed even when refused (for information)
 };
 

@@ -178,6 +178,7 @@ core::Result<RunPlan> plan_run(const BenchFlags& f) {
     auto c = parse_config(f.config);
     if (!c) return std::move(c).error();
     m.config = *c;
+    split_consequences(m.config, m.consequences);
   }
 
   // The schedule.
@@ -217,7 +218,7 @@ RunOutput execute(const RunPlan& plan) {
   o.meta.interrupted = o.run.interrupted;
   for (const auto& s : o.run.scrapes)
     if (s.phase == "before" && !s.text.empty())
-      for (auto& [k, v] : config_from_metrics(s.text)) o.meta.config.emplace(k, v);
+      record_engine_info(o.meta, s.text);
   return o;
 }
 

@@ -74,6 +74,7 @@ nlohmann::json json_summary(const RunSummary& s, const RunMeta& m) {
   if (m.ramp_to) j["run"]["ramp_to"] = *m.ramp_to;
   if (m.max_concurrency) j["run"]["max_concurrency"] = *m.max_concurrency;
   j["config"] = m.config;
+  if (!m.consequences.empty()) j["consequences"] = m.consequences;
   return j;
 }
 
@@ -148,6 +149,28 @@ std::map<std::string, std::string> config_from_metrics(const std::string& text) 
     break;
   }
   return out;
+}
+
+bool is_engine_consequence(std::string_view key) {
+  if (key.substr(0, 6) == "cache.") key.remove_prefix(6);
+  return key == "num_gpu_blocks" || key == "num_cpu_blocks";
+}
+
+void split_consequences(std::map<std::string, std::string>& config, std::map<std::string, std::string>& consequences) {
+  for (auto it = config.begin(); it != config.end();) {
+    if (!is_engine_consequence(it->first)) {
+      ++it;
+      continue;
+    }
+    consequences.emplace(it->first, it->second);
+    it = config.erase(it);
+  }
+}
+
+void record_engine_info(RunMeta& m, const std::string& exposition) {
+  auto info = config_from_metrics(exposition);
+  split_consequences(info, m.consequences);
+  for (auto& [k, v] : info) m.config.emplace(k, v);
 }
 
 core::Status write_results(const std::string& dir, const RunSummary& s, const RunMeta& m,

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,7 +40,10 @@ struct RunMeta {
   double wall_s = 0;
   core::Summary loop_lag_s;
   uint64_t connections_opened = 0;
-  std::map<std::string, std::string> config;  // engine configuration (--config and /metrics info)
+  std::map<std::string, std::string> config;  // engine settings (--config and /metrics info)
+  // What the engine computed from its settings and the GPU at startup (the KV pool's block
+  // counts from vllm:cache_config_info): stored and shown, never a setting (`ab` does not count it).
+  std::map<std::string, std::string> consequences;
   bool interrupted = false;
 };
 
@@ -50,6 +54,19 @@ std::string text_report(const RunSummary& s, const RunMeta& m);
 // Engine configuration visible in a vLLM exposition: the labels of vllm:cache_config_info
 // (block_size, gpu_memory_utilization, num_gpu_blocks, ...), keys prefixed "cache.".
 std::map<std::string, std::string> config_from_metrics(const std::string& exposition);
+
+// True for a key whose value the engine derives at startup rather than takes as a setting:
+// num_gpu_blocks / num_cpu_blocks (vLLM sizes the KV pool by profiling; a different max-num-seqs
+// or GPU gives a different count), with or without the "cache." prefix. `num_gpu_blocks_override`
+// is a setting.
+bool is_engine_consequence(std::string_view key);
+
+// Adds what a vLLM exposition says of the engine (config_from_metrics) to a run's metadata:
+// settings into config (a --config value given at bench time wins), consequences into consequences.
+void record_engine_info(RunMeta& m, const std::string& exposition);
+
+// Moves the consequences out of `config` into `consequences` (existing entries there are kept).
+void split_consequences(std::map<std::string, std::string>& config, std::map<std::string, std::string>& consequences);
 
 core::Status write_results(const std::string& dir, const RunSummary& s, const RunMeta& m,
                            const std::vector<BenchRecord>& records, const std::vector<Scrape>& scrapes);
