@@ -33,6 +33,18 @@ struct QuantConfig {
   bool quantized() const { return weight_bits > 0; }
 };
 
+// Weights as a GGUF file stores them (tensor data bytes), for engines that load the file as is
+// (llama.cpp, Ollama). llama.cpp places the input embedding on the host, each blk.N on the device
+// of layer N, the output head with the last offloaded layer (src/llama-model.cpp load_tensors).
+struct FileWeights {
+  std::string format = "gguf";
+  std::string file_type;             // general.file_type as a name ("F16", "Q4_K_M")
+  int64_t total_bytes = 0;           // every tensor
+  int64_t input_bytes = 0;           // token_embd.* (and tensors outside blk.N and output*)
+  int64_t output_bytes = 0;          // output.weight, output_norm.*
+  std::vector<int64_t> layer_bytes;  // blk.N.*, one entry per layer
+};
+
 struct ModelArch {
   std::string id;             // HF id or path as given
   std::string source;         // file read (config.json or data/models/*.json)
@@ -83,6 +95,7 @@ struct ModelArch {
   std::string extra_params_note;
 
   QuantConfig quant;
+  std::optional<FileWeights> file_weights;  // set for a GGUF file (catalog/gguf.h)
   std::vector<std::string> notes;  // assumptions taken while reading (shown in reports)
 
   // --- derived sizes ------------------------------------------------------------------------
@@ -108,8 +121,9 @@ struct ModelArch {
 double dtype_bytes(const std::string& dtype);
 
 // Loads a model by HF id (bundled data/models, case-insensitive, aliases too), by path to a
-// config.json, or by a directory holding config.json. Errors: a missing field names the field
-// and the file; an unknown architecture lists the fields read and those missing.
+// config.json, by a directory holding config.json, or by path to a GGUF file (header only,
+// catalog/gguf.h). Errors: a missing field names the field and the file; an unknown architecture
+// lists the fields read and those missing.
 core::Result<ModelArch> load_model(const std::string& id_or_path);
 
 // Parses config.json text (`where` names the file in errors).

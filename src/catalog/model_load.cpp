@@ -5,6 +5,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "catalog/gguf.h"
 #include "catalog/model.h"
 #include "catalog/names.h"
 #include "core/files.h"
@@ -65,6 +66,13 @@ core::Result<ModelArch> load_file(const std::string& path, const std::string& id
   return m;
 }
 
+// A GGUF file: the header only (catalog/gguf.h), never the weights.
+core::Result<ModelArch> load_gguf(const std::string& path, const std::string& id) {
+  auto h = read_gguf_file(path);
+  if (!h.ok()) return h.error();
+  return model_from_gguf(*h, id, path);
+}
+
 std::string tail(const std::string& s) {
   auto p = s.rfind('/');
   return p == std::string::npos ? s : s.substr(p + 1);
@@ -85,10 +93,19 @@ core::Result<ModelArch> load_model(const std::string& id_or_path) {
   fs::path p(id_or_path);
   if (fs::is_directory(p, ec)) {
     if (fs::exists(p / "config.json", ec)) return load_file((p / "config.json").string(), id_or_path);
-    return core::make_error(core::ErrorKind::not_found, id_or_path, "a folder holding config.json",
-                            "a folder without one");
+    std::vector<std::string> ggufs;
+    for (const auto& e : fs::directory_iterator(p, ec))
+      if (e.is_regular_file(ec) && looks_like_gguf(e.path().string())) ggufs.push_back(e.path().string());
+    if (ggufs.size() == 1) return load_gguf(ggufs.front(), id_or_path);
+    return core::make_error(core::ErrorKind::not_found, id_or_path, "a folder holding config.json (or one .gguf file)",
+                            ggufs.empty() ? "a folder without one" : std::to_string(ggufs.size()) + " .gguf files");
   }
-  if (fs::is_regular_file(p, ec)) return load_file(p.string(), id_or_path);
+  if (fs::is_regular_file(p, ec)) {
+    if (looks_like_gguf(p.string())) return load_gguf(p.string(), id_or_path);
+    return load_file(p.string(), id_or_path);
+  }
+  if (id_or_path.size() > 5 && looks_like_gguf(id_or_path))  // a .gguf path that is not there
+    return core::make_error(core::ErrorKind::not_found, "--model", "an existing GGUF file", id_or_path, "No such file.");
 
   const std::string q = normalize_model_id(id_or_path);
   for (const auto& b : bundled())
