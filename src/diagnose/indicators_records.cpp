@@ -46,6 +46,14 @@ std::string quantized_name(const std::string& model) {
   return "";
 }
 
+// Cut by the run's own end (Ctrl-C, --deadline) or never sent: neither a success nor a failure
+// of the server, so left out of every share and rate (bench runner categories).
+bool cut_by_run_end(const core::RequestRecord& r) {
+  if (r.status != core::RequestStatus::error) return false;
+  const std::string& c = r.error_category;
+  return c == "interrupted" || c == "deadline" || c == "not_sent" || (!r.send_s && c == "cancelled");
+}
+
 double share(size_t k, size_t n) { return n ? static_cast<double>(k) / static_cast<double>(n) : 0; }
 
 // core/quantile.h's definition (type 7, linear between closest ranks) by selection instead of a
@@ -97,8 +105,18 @@ void summarize_deployment(const core::Deployment& d, IndicatorMap& out) {
 
 void summarize_records(const std::vector<core::RequestRecord>& records, const Thresholds& th, IndicatorMap& out) {
   if (records.empty()) return;
-  const size_t n = records.size();
-  const std::string src = fmt::format("records ({} requests)", n);
+  size_t cut = 0;
+  const core::RequestRecord* first_ran = nullptr;
+  for (const auto& r : records) {
+    if (cut_by_run_end(r)) ++cut;
+    else if (!first_ran) first_ran = &r;
+  }
+  if (cut > 0)
+    out["records_cut"] = Indicator{static_cast<double>(cut), fmt::format("records: {} of {} requests cut by the run's end or never sent (a partial run): left out of every rate and share", cut, records.size())};
+  if (!first_ran) return;
+  const size_t n = records.size() - cut;
+  const std::string src = cut ? fmt::format("records ({} requests that ran; {} cut by the run's end)", n, cut)
+                              : fmt::format("records ({} requests)", n);
   std::vector<double> in_len, out_len, ttft, tpot, e2e, temps, timeout_durations, break_durations;
   size_t ok = 0, errors = 0, timeouts = 0, breaks = 0, one_token = 0, ignore_eos = 0, with_eos_flag = 0, retries = 0;
   std::map<int64_t, size_t> max_tokens_count;
@@ -106,9 +124,10 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   std::vector<uint64_t> id_hashes;  // 64-bit hashes of first-attempt ids; duplicates counted after a sort
   id_hashes.reserve(records.size());
   const std::hash<std::string_view> hash_id;
-  double t_first = records.front().arrival_s, t_last_arrival = t_first, t_end = t_first;
+  double t_first = first_ran->arrival_s, t_last_arrival = t_first, t_end = t_first;
   int64_t longest_output = 0;
   for (const auto& r : records) {
+    if (cut && cut_by_run_end(r)) continue;
     t_first = std::min(t_first, r.arrival_s);
     t_last_arrival = std::max(t_last_arrival, r.arrival_s);
     if (r.input_tokens) in_len.push_back(static_cast<double>(*r.input_tokens));
@@ -240,8 +259,58 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   cluster(break_durations, "stream_break_cluster_s", "stream_break_cluster_share", "broken streams");
 }
 
+namespace {
+
+// The file of an event's source "vllm.log:1234".
+std::string_view source_file(std::string_view src) {
+  const auto colon = src.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 >= src.size()) return src;
+  for (size_t i = colon + 1; i < src.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(src[i]))) return src;
+  return src.substr(0, colon);
+}
+
+// A cumulative counter printed in log lines (vLLM V0's total_num_cumulative_preemption) is read
+// the way a Prometheus counter is: per file, the increase between the first and the last reading
+// over the time between those lines, a fall counted from zero (a restart). Its value is a count
+// since the engine started, so it is never divided by a duration; one reading gives no rate.
+void log_counter_rate(const core::Evidence& ev, core::EventKind kind, const char* field, const char* total_name,
+                      const char* rate_name, IndicatorMap& out) {
+  struct Reading { double t, v; std::string src; };
+  std::map<std::string, std::vector<Reading>, std::less<>> by_file;
+  for (const auto& e : ev.events) {
+    if (e.kind != kind || !e.t_s) continue;
+    auto f = e.fields.find(field);
+    if (f == e.fields.end() || !std::isfinite(f->second)) continue;
+    by_file[std::string(source_file(e.source))].push_back({*e.t_s, f->second, e.source});
+  }
+  double total = 0, rate = 0;
+  int series = 0;
+  std::string how;
+  for (auto& [file, rs] : by_file) {
+    std::stable_sort(rs.begin(), rs.end(), [](const Reading& a, const Reading& b) { return a.t < b.t; });
+    if (rs.size() < 2 || rs.back().t <= rs.front().t) continue;
+    double inc = 0;
+    for (size_t i = 1; i < rs.size(); ++i) inc += rs[i].v >= rs[i - 1].v ? rs[i].v - rs[i - 1].v : rs[i].v;
+    const double span = rs.back().t - rs.front().t;
+    total += inc;
+    rate += inc / span;
+    ++series;
+    how += fmt::format("{}{} {:.0f} -> {:.0f} over {:.0f} s ({} to {})", how.empty() ? "" : "; ", field, rs.front().v,
+                       rs.back().v, span, rs.front().src, rs.back().src);
+  }
+  if (series == 0) return;
+  const std::string src = "logs: increase of a cumulative counter between lines: " + how;
+  if (rate_name && !out.count(rate_name)) out[rate_name] = Indicator{rate, src};
+  if (total_name && !out.count(total_name)) out[total_name] = Indicator{total, src};
+}
+
+}  // namespace
+
 void summarize_events(const core::Evidence& ev, IndicatorMap& out) {
   if (ev.events.empty()) return;
+  log_counter_rate(ev, core::EventKind::preemption, "cumulative_preemptions", "preemptions_total", "preemptions_per_s",
+                   out);
   std::map<core::EventKind, std::pair<size_t, std::string>> count;  // count, first source
   size_t startup_oom = 0;
   std::optional<double> kv_log;

@@ -175,7 +175,9 @@ void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& ou
                                  c.ind.get("preemption_events").value_or(0)});
     if (total <= 0) return;
     const auto win = c.ind.get("window_s");
-    const double span = win && *win > 0 ? *win : (t1 > t0 ? t1 - t0 : 0);
+    // A cumulative reading counts since the engine started: two or more became a rate in the
+    // indicators (a difference over the time between lines); one alone is judged as a count.
+    const double span = cumulative > 0 ? 0 : win && *win > 0 ? *win : (t1 > t0 ? t1 - t0 : 0);
     if (span > 0) {
       rate = total / span;
       rate_known = true;

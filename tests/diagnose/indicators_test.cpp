@@ -1,9 +1,11 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "core/quantile.h"
 #include "diagnose/indicators.h"
+#include "ingest/engine_log.h"
 
 namespace llmtriage::diagnose {
 namespace {
@@ -51,6 +53,41 @@ TEST(Indicators, CountersBecomeRatesPerSeriesAndResetsCountFromZero) {
   EXPECT_NEAR(*ind.get("kv_usage_mean"), (0.5 + 0.9 + 1.0 + 0.1 + 0.3) / 5, 1e-12);
   EXPECT_DOUBLE_EQ(*ind.get("replicas"), 2);
   EXPECT_NE(ind.find("preemptions_total")->source.find("1 counter reset"), std::string::npos);
+}
+
+// vLLM V0 prints its running total of preemptions in every 50th warning; stats lines give the
+// file a window of 110 s. The rate is the increase between the two readings over the 67 s between
+// them (50 / 67 = 0.75/s), never the running total over a duration (250051 / 110 = 2273/s).
+TEST(Indicators, ALoggedCumulativeCounterIsADifferenceBetweenLines) {
+  const std::string stats =
+      "] Avg prompt throughput: 1200.0 tokens/s, Avg generation throughput: 800.0 tokens/s, Running: 128 reqs, "
+      "Swapped: 0 reqs, Pending: 40 reqs, GPU KV cache usage: 99.1%, CPU KV cache usage: 0.0%.\n";
+  auto preempted = [](const char* ts, int n) {
+    return fmt::format("WARNING 03-01 {} scheduler.py:1089] Sequence group cmpl-{} is preempted by "
+                       "PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This can affect "
+                       "the end-to-end performance. Increase gpu_memory_utilization or tensor_parallel_size to "
+                       "provide more KV cache memory. total_num_cumulative_preemption={}\n", ts, n, n);
+  };
+  const std::string text = "INFO 03-01 10:00:00 metrics.py:345" + stats + preempted("10:00:03", 250001) +
+                           "INFO 03-01 10:00:10 metrics.py:345" + stats + preempted("10:01:10", 250051) +
+                           "INFO 03-01 10:01:50 metrics.py:345" + stats;
+  auto log = ingest::parse_engine_log_text(text);
+  DiagnoseInput in;
+  in.now.events = log.events;
+  in.now.engine_samples = log.timeline;
+  const auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("preemptions_per_s"));
+  EXPECT_NEAR(*ind.get("preemptions_per_s"), 50.0 / 67, 1e-9);
+  EXPECT_DOUBLE_EQ(*ind.get("preemptions_total"), 50);
+  EXPECT_NE(ind.find("preemptions_per_s")->source.find("250001 -> 250051 over 67 s"), std::string::npos)
+      << ind.find("preemptions_per_s")->source;
+  // One reading: a count since the engine started, no rate.
+  auto one = ingest::parse_engine_log_text("INFO 03-01 10:00:00 metrics.py:345" + stats + preempted("10:00:03", 250001) +
+                                           "INFO 03-01 10:01:50 metrics.py:345" + stats);
+  DiagnoseInput in1;
+  in1.now.events = one.events;
+  in1.now.engine_samples = one.timeline;
+  EXPECT_FALSE(build_indicators(in1).get("preemptions_per_s"));
 }
 
 TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {

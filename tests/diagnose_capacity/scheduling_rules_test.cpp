@@ -439,5 +439,22 @@ TEST(SchedulingRules, ObservationOnlyIsLessSureThanMetricsAndLogs) {
   EXPECT_LT(fa->confidence, fb->confidence);
 }
 
+TEST(SchedulingRules, OneCumulativePreemptionReadingIsACountNotARate) {
+  // vLLM V0's running total since the engine started, read once in a log whose stats lines span
+  // 110 s: 250051 preemptions happened at some time, not in those 110 s (no 2273/s).
+  Case c;
+  c.set({{"preemption_events", 1}, {"window_s", 110}, {"kv_usage_max", 0.99}});
+  c.in.now.events.push_back(event(core::EventKind::preemption,
+                                  "Sequence group 9 is preempted by PreemptionMode.RECOMPUTE mode ... "
+                                  "total_num_cumulative_preemption=250051",
+                                  {{"cumulative_preemptions", 250051}}));
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "preemption_storm");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->evidence.empty());
+  EXPECT_EQ(f->evidence[0].indicator, "preemptions_total");
+  EXPECT_EQ(f->explanation.find("per second"), std::string::npos) << f->explanation;
+}
+
 }  // namespace
 }  // namespace llmtriage::diagnose
