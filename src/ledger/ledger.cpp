@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "ledger/engine_profile.h"
 #include "ledger/kv_layout.h"
+#include "ledger/ledger_llamacpp.h"
 #include "ledger/remedies.h"
 #include "ledger/resolve.h"
 
@@ -52,6 +53,7 @@ const char* to_string(Verdict v) {
 }
 
 core::Result<LedgerReport> compute_ledger_core(const LedgerInput& in) {
+  if (in.engine == core::EngineKind::llamacpp || in.engine == core::EngineKind::ollama) return compute_llamacpp_ledger(in);
   auto res = resolve_settings(in);
   if (!res.ok()) return res.error();
   const Resolved& rs = *res;
@@ -306,7 +308,8 @@ core::Result<LedgerReport> compute_ledger_core(const LedgerInput& in) {
 core::Result<LedgerReport> compute_ledger(const LedgerInput& in) {
   auto r = compute_ledger_core(in);
   if (!r.ok() || !in.with_remedies) return r;
-  add_remedies(in, *r);
+  if (in.engine == core::EngineKind::llamacpp || in.engine == core::EngineKind::ollama) add_llamacpp_remedies(in, *r);
+  else add_remedies(in, *r);
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/gpu.h"
@@ -24,6 +25,24 @@ enum class Verdict {
 };
 const char* to_string(Verdict v);
 
+// llama.cpp (llama-server) and Ollama settings in their own units; unset = the engine's default.
+// Mirrors common/arg.cpp and src/llama-context.cpp (llama.cpp), server/sched.go and
+// envconfig/config.go (Ollama); see docs/ledger.md, "llama.cpp and Ollama".
+struct LlamaCppSettings {
+  // llama.cpp -c: KV cells of all slots together (0 = the model's context_length).
+  // Ollama: num_ctx / OLLAMA_CONTEXT_LENGTH, per slot (Ollama asks for num_ctx x slots cells).
+  std::optional<int64_t> ctx_size;
+  std::optional<int> parallel;              // -np / OLLAMA_NUM_PARALLEL (llama.cpp -1 = auto: 4, unified)
+  std::optional<bool> kv_unified;           // --kv-unified / --no-kv-unified
+  std::optional<std::string> cache_type_k;  // -ctk: f16 (default), f32, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1
+  std::optional<std::string> cache_type_v;  // -ctv (Ollama: OLLAMA_KV_CACHE_TYPE sets both)
+  std::optional<int> n_gpu_layers;          // -ngl / Ollama num_gpu; -1 or >= layers + 1 = all
+  std::optional<bool> flash_attn;           // -fa on/off (unset = auto); Ollama OLLAMA_FLASH_ATTENTION
+  std::optional<int64_t> ubatch_size;       // -ub (default 512): sizes the compute buffer
+  // Buffers the engine's startup log states (ingest startup_memory events), GiB.
+  std::optional<double> logged_compute_gpu_gib, logged_compute_host_gib;
+};
+
 struct LedgerInput {
   catalog::ModelArch model;
   catalog::GpuSpec gpu;
@@ -35,6 +54,7 @@ struct LedgerInput {
   std::optional<double> gpu_mem_gib;        // overrides gpu.memory_gib (torch-visible GiB)
   int min_concurrency = 4;                  // low_concurrency below this many typical sequences
   bool with_remedies = true;
+  LlamaCppSettings llama;                   // engine llamacpp / ollama only
 };
 
 // One line of the ledger.
@@ -93,6 +113,7 @@ struct LedgerReport {
   bool cuda_graph_subtracted = false;  // true: taken out before sizing the pool; false: must fit in the headroom
   double headroom_gib = 0;        // total - usable: where pre-0.21 CUDA graphs and the CUDA context live
   double kv_cache_gib = 0;        // the pool (negative = short by that much)
+  double host_gib = 0;            // llama.cpp/Ollama: weights, KV and buffers kept in host memory
 
   double kv_bytes_per_token = 0;  // per GPU, all layers on the stage, as a full-attention token costs
   std::vector<KvLayerType> kv_by_layer_type;
@@ -109,6 +130,10 @@ struct LedgerReport {
   bool engine_starts = true;      // the engine's startup outcome under this accounting
   std::string verdict_detail;     // one sentence with numbers
 
+  // Settings in the engine's own names where the vLLM-shaped ones above do not fit (llama.cpp,
+  // Ollama): ("-c", "8192"), ("-np", "4"), ("cells_per_slot", "2048"), ...
+  std::vector<std::pair<std::string, std::string>> engine_settings;
+
   std::vector<LedgerLine> lines;  // every line, in ledger order
   std::vector<Remedy> remedies;
   std::vector<std::string> warnings;  // risks that do not change the verdict (CUDA-graph headroom, ...)
@@ -117,8 +142,9 @@ struct LedgerReport {
 
 // Computes the ledger. Errors (exit 2): utilization outside (0, 1], TP not dividing the
 // attention heads (or KV heads not divisible/replicable), non-positive lengths or sizes,
-// engines without a memory model (llamacpp, trtllm, ollama), a model without a context length
-// and no max_model_len.
+// engines without a memory model (trtllm), a model without a context length and no
+// max_model_len, a llama.cpp cache type it does not accept. llamacpp and ollama run the
+// llama.cpp accounting (ledger_llamacpp.cpp): KV cells per slot, cache types, -ngl split.
 core::Result<LedgerReport> compute_ledger(const LedgerInput& in);
 
 }  // namespace llmtriage::ledger

@@ -11,6 +11,7 @@ double round2(double x) { return std::round(x * 100.0) / 100.0; }
 
 std::string value_text(const LedgerLine& l) {
   if (l.unit == "GiB") return fmt::format("{:.2f} GiB", l.value);
+  if (l.unit == "MiB") return fmt::format("{:.2f} MiB", l.value);
   if (l.unit == "x") return fmt::format("{:.2f}x", l.value);
   if (l.unit == "B") return fmt::format("{:.0f} B", l.value);
   return fmt::format("{:.0f} {}", l.value, l.unit);
@@ -48,6 +49,12 @@ nlohmann::json to_json(const LedgerReport& r) {
   j["cuda_graph_subtracted"] = r.cuda_graph_subtracted;
   j["headroom_gib"] = round2(r.headroom_gib);
   j["kv_cache_gib"] = round2(r.kv_cache_gib);
+  if (!r.engine_settings.empty()) {
+    json es = json::object();
+    for (const auto& [k, v] : r.engine_settings) es[k] = v;
+    j["engine_settings"] = es;
+    j["host_gib"] = std::round(r.host_gib * 1000.0) / 1000.0;
+  }
   j["kv_bytes_per_token"] = std::round(r.kv_bytes_per_token);
   json types = json::array();
   for (const auto& t : r.kv_by_layer_type)
@@ -78,7 +85,7 @@ nlohmann::json to_json(const LedgerReport& r) {
   j["remedies"] = rem;
   json lines = json::array();
   for (const auto& l : r.lines)
-    lines.push_back({{"key", l.key}, {"label", l.label}, {"value", l.unit == "GiB" || l.unit == "x" ? round2(l.value) : l.value},
+    lines.push_back({{"key", l.key}, {"label", l.label}, {"value", l.unit == "GiB" || l.unit == "MiB" || l.unit == "x" ? round2(l.value) : l.value},
                      {"unit", l.unit}, {"formula", l.formula}, {"source", l.source}});
   j["lines"] = lines;
   j["warnings"] = r.warnings;
@@ -89,12 +96,18 @@ nlohmann::json to_json(const LedgerReport& r) {
 std::string render_text(const LedgerReport& r) {
   std::string out;
   out += fmt::format("Memory ledger: {} on {} x {}, {}\n", r.model_id, r.num_gpus, r.gpu_name, r.accounting);
-  out += fmt::format("Settings: TP {}, PP {}{}, memory fraction {:.2f}, max-model-len {}, max-num-seqs {}, "
-                     "max-num-batched-tokens {}, block {}, dtype {}, kv-cache-dtype {}{}{}\n",
-                     r.tp, r.pp, r.dp > 1 ? fmt::format(", DP {}", r.dp) : "", r.utilization, r.max_model_len,
-                     r.max_num_seqs, r.max_num_batched_tokens, r.block_size, r.dtype, r.kv_cache_dtype,
-                     r.quantization.empty() ? "" : ", weights " + r.quantization, r.enforce_eager ? ", eager" : "");
-  out += "Per GPU:\n";
+  if (!r.engine_settings.empty()) {
+    std::string es;
+    for (const auto& [k, v] : r.engine_settings) es += (es.empty() ? "" : ", ") + k + " " + v;
+    out += "Settings: " + es + (r.quantization.empty() ? "" : ", weights " + r.quantization) + "\n";
+  } else {
+    out += fmt::format("Settings: TP {}, PP {}{}, memory fraction {:.2f}, max-model-len {}, max-num-seqs {}, "
+                       "max-num-batched-tokens {}, block {}, dtype {}, kv-cache-dtype {}{}{}\n",
+                       r.tp, r.pp, r.dp > 1 ? fmt::format(", DP {}", r.dp) : "", r.utilization, r.max_model_len,
+                       r.max_num_seqs, r.max_num_batched_tokens, r.block_size, r.dtype, r.kv_cache_dtype,
+                       r.quantization.empty() ? "" : ", weights " + r.quantization, r.enforce_eager ? ", eager" : "");
+  }
+  out += r.engine_settings.empty() ? "Per GPU:\n" : "Memory:\n";
   for (const auto& l : r.lines) {
     out += fmt::format("  {:<34} {:>16}   {}\n", l.label, value_text(l), l.formula);
     out += fmt::format("  {:<34} {:>16}   [{}]\n", "", "", l.source);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "ledger/remedy_flags.h"
+
 namespace llmtriage::ledger {
 namespace {
 
@@ -48,8 +50,12 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
   // max-model-len; one that starts with too little concurrency must reach the threshold.
   const bool fails_to_start = r.verdict != Verdict::fits && r.verdict != Verdict::low_concurrency;
   auto solves = [&](const LedgerReport& e) { return fails_to_start ? starts_and_fits_one(e) : good(e); };
-  const char* util_flag = sg ? "--mem-fraction-static" : "--gpu-memory-utilization";
-  const char* len_flag = sg ? "--context-length" : "--max-model-len";
+  // Each engine's own flag for the variable (data/engines/remedy_flags.jsonl).
+  const std::string util_flag =
+      engine_flag("gpu_memory_utilization", r.engine, sg ? "--mem-fraction-static" : "--gpu-memory-utilization");
+  const std::string len_flag = engine_flag("max_model_len", r.engine, sg ? "--context-length" : "--max-model-len");
+  const std::string tp_flag = engine_flag("tensor_parallel_size", r.engine, "--tensor-parallel-size");
+  const std::string kv_flag = engine_flag("kv_cache_dtype", r.engine, "--kv-cache-dtype");
 
   // 1. The largest max-model-len that fits (vLLM's own estimate when it refuses).
   if (r.verdict == Verdict::max_model_len_exceeds_kv ||
@@ -121,7 +127,7 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
     if (x.num_gpus > 0) x.num_gpus = 0;
     auto e = eval(x);
     if (e && solves(*e)) {
-      r.remedies.push_back(make("--tensor-parallel-size", std::to_string(r.tp), std::to_string(tp), *e,
+      r.remedies.push_back(make(tp_flag, std::to_string(r.tp), std::to_string(tp), *e,
                                 fmt::format("{}: {} GiB weights and {} KV tokens per GPU, {}",
                                             tp < r.tp ? "fits on fewer GPUs" : "the smallest TP that fits",
                                             fmt::format("{:.1f}", e->weights_gib), e->kv_cache_tokens, conc_text(*e))));
@@ -135,7 +141,7 @@ void add_remedies(const LedgerInput& in, LedgerReport& r) {
     x.settings.kv_cache_dtype = "fp8";
     auto e = eval(x);
     if (e && e->kv_cache_tokens > r.kv_cache_tokens)
-      r.remedies.push_back(make("--kv-cache-dtype", r.kv_cache_dtype, "fp8", *e,
+      r.remedies.push_back(make(kv_flag, r.kv_cache_dtype, "fp8", *e,
                                 fmt::format("{:.0f} -> {:.0f} KV bytes per token: {} -> {} KV tokens, {} (verdict {})",
                                             r.kv_bytes_per_token, e->kv_bytes_per_token, r.kv_cache_tokens,
                                             e->kv_cache_tokens, conc_text(*e), to_string(e->verdict))));

@@ -59,7 +59,7 @@ core::Result<Resolved> resolve_settings(const LedgerInput& in) {
     case core::EngineKind::llamacpp:
     case core::EngineKind::trtllm:
     case core::EngineKind::ollama:
-      return bad("--engine", "vllm, vllm-v0, sglang or tgi (the engines with a memory model)",
+      return bad("--engine", "vllm, vllm-v0, sglang, tgi, llamacpp or ollama (the engines with a memory model)",
                  core::to_string(in.engine));
   }
   const FlagNames f = flag_names(r.acct);

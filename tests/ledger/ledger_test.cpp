@@ -272,7 +272,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"bad kv dtype", [](LedgerInput& i) { i.settings.kv_cache_dtype = "int3"; }, "--kv-cache-dtype"},
         Bad{"bad gpu mem", [](LedgerInput& i) { i.gpu_mem_gib = -3; }, "--gpu-mem-gib"},
         Bad{"bad version", [](LedgerInput& i) { i.engine_version = "latest-ish"; }, "--engine-version"},
-        Bad{"no memory model", [](LedgerInput& i) { i.engine = core::EngineKind::llamacpp; }, "--engine"},
+        Bad{"no memory model", [](LedgerInput& i) { i.engine = core::EngineKind::trtllm; }, "--engine"},
         Bad{"too few gpus", [](LedgerInput& i) { i.settings.tensor_parallel_size = 4; i.num_gpus = 2; }, "--num-gpus"},
         Bad{"sglang fraction", [](LedgerInput& i) { i.engine = core::EngineKind::sglang; i.settings.mem_fraction_static = 1.5; },
             "--mem-fraction-static"}));
