@@ -202,13 +202,19 @@ std::string render_vllm(const std::vector<core::EngineSample>& samples, const st
     for (size_t i = 0; i < samples.size(); ++i) w.hist(h.name, pre(samples[i]), post(samples[i]), (metrics[i]->*h.h).to_core());
   }
   w.head("vllm:cache_config_info", "gauge", "Information of the LLMEngine CacheConfig");
-  for (const auto& s : samples)
+  for (const auto& s : samples) {
+    // The engine's usable pool: a kv_pool_shrink fault reads as an engine that started with that
+    // many blocks (vLLM sizes the pool once; it has no withheld blocks to report).
+    const int64_t blocks = s.kv_cache_capacity_tokens && cache.block_size > 0
+                               ? static_cast<int64_t>(*s.kv_cache_capacity_tokens) / cache.block_size
+                               : cache.num_gpu_blocks;
     w.line("vllm:cache_config_info",
            fmt::format("block_size=\"{}\",cache_dtype=\"{}\",enable_prefix_caching=\"{}\",engine=\"{}\","
                        "gpu_memory_utilization=\"{}\",num_gpu_blocks=\"{}\"",
                        cache.block_size, ingest::escape_label_value(cache.cache_dtype), cache.prefix_caching ? "True" : "False",
-                       ingest::escape_label_value(s.engine_index), cache.gpu_memory_utilization, cache.num_gpu_blocks),
+                       ingest::escape_label_value(s.engine_index), cache.gpu_memory_utilization, blocks),
            1.0);
+  }
   return w.s;
 }
 

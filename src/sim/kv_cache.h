@@ -11,6 +11,7 @@
 // Counters (units: tokens, as vLLM V1 exposes them):
 //   prefix_queries_tokens = prompt tokens looked up; prefix_hits_tokens = tokens found cached;
 //   hit rate = hits / queries.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -50,8 +51,20 @@ class KvCache {
   int64_t num_free() const { return num_free_; }
   // Blocks that may be handed out: free minus those withheld by a "KV pool shrunk" fault.
   int64_t num_available() const { return num_free_ > withheld_ ? num_free_ - withheld_ : 0; }
-  // Fraction of the pool in use, 0..1 (vLLM: 1 - free / total; cached free blocks count as free).
-  double usage() const { return 1.0 - static_cast<double>(num_free_) / static_cast<double>(num_blocks_); }
+  // The pool the engine can use: all blocks minus the withheld ones. A real engine has no
+  // withheld blocks: its pool is sized once at startup (vLLM determine_available_memory ->
+  // num_gpu_blocks), so a pool that lost memory shows as a smaller num_gpu_blocks. This is the
+  // pool size the simulated engine reports (vllm:cache_config_info num_gpu_blocks, capacity).
+  int64_t num_usable() const { return num_blocks_ > withheld_ ? num_blocks_ - withheld_ : 0; }
+  // Fraction of the usable pool in use, 0..1 (vLLM BlockPool.get_usage: 1 - free / total, over
+  // the pool it has; cached free blocks count as free). Blocks still held when a fault withholds
+  // more than is free make it 1, not more.
+  double usage() const {
+    const int64_t usable = num_usable();
+    if (usable <= 0) return 1.0;
+    const double used = static_cast<double>(num_blocks_ - num_free_);
+    return std::min(1.0, used / static_cast<double>(usable));
+  }
   void set_withheld(int64_t blocks) { withheld_ = blocks; }
   void set_prefix_caching(bool on) { prefix_caching_ = on; }
   bool prefix_caching() const { return prefix_caching_; }

@@ -21,7 +21,7 @@ core::EngineSample engine_sample(const Replica& rep, double t, core::EngineKind 
   s.requests_finished_total = static_cast<double>(rep.finished);
   s.prefix_cache_queries_total = static_cast<double>(rep.kv.prefix_queries_tokens);
   s.prefix_cache_hits_total = static_cast<double>(rep.kv.prefix_hits_tokens);
-  s.kv_cache_capacity_tokens = static_cast<double>(rep.kv.num_blocks() * rep.kv.block_size());
+  s.kv_cache_capacity_tokens = static_cast<double>(rep.kv.num_usable() * rep.kv.block_size());  // the usable pool
   return s;
 }
 

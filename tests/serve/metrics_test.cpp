@@ -1,6 +1,7 @@
 // /metrics exposition: our own parser reads it back into the EngineSample the simulator produced.
 #include "serve/metrics.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -110,6 +111,34 @@ TEST(ServeMetrics, VllmExpositionParsesBackIntoTheSameEngineSamples) {
     expect_same_histogram(a.prompt_tokens, b.prompt_tokens, "prompt tokens");
     expect_same_histogram(a.output_tokens, b.output_tokens, "output tokens");
   }
+}
+
+TEST(ServeMetrics, AShrunkKvPoolIsReportedAsTheEngineWouldShowIt) {
+  // kv_pool_shrink 0.7: the engine can use 30% of its blocks. vLLM has no withheld blocks; an
+  // engine with less KV memory starts with fewer blocks, and usage is over those. So the
+  // exposition says num_gpu_blocks = the usable pool and usage over it.
+  sim::SimConfig cfg = config(1);
+  sim::Fault f;
+  f.kind = sim::FaultKind::kv_pool_shrink;
+  f.factor = 0.7;
+  f.start_s = 0;
+  f.end_s = 1e9;
+  cfg.faults.push_back(f);
+  const int64_t blocks = cfg.num_blocks;
+  sim::OnlineEngine e(cfg);
+  std::vector<std::unique_ptr<ReplicaMetrics>> ms;
+  run_load(e, ms, MetricsStyle::vllm);
+  const auto s = exposed_sample(e, 0, *ms[0], "m", 100.0);
+  const int64_t usable = blocks - static_cast<int64_t>(0.7 * static_cast<double>(blocks));
+  EXPECT_DOUBLE_EQ(*s.kv_cache_capacity_tokens, static_cast<double>(usable * 16));
+  const auto& kv = e.replica(0).kv;
+  EXPECT_NEAR(*s.kv_usage, static_cast<double>(kv.num_blocks() - kv.num_free()) / static_cast<double>(usable), 1e-12);
+  const std::string text = render_vllm({s}, {ms[0].get()}, CacheInfo{16, "auto", true, 0.9, blocks});
+  EXPECT_NE(text.find(fmt::format("num_gpu_blocks=\"{}\"", usable)), std::string::npos) << text;
+  auto scrape = ingest::adapt_engine_metrics(text, 100.0, {});
+  ASSERT_TRUE(scrape.ok());
+  ASSERT_EQ(scrape->samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(*scrape->samples[0].kv_cache_capacity_tokens, static_cast<double>(usable * 16));
 }
 
 TEST(ServeMetrics, SglangStyleParsesBackToo) {

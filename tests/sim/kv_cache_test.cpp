@@ -113,6 +113,21 @@ TEST(KvCache, WithheldBlocksAreNotHandedOut) {
   EXPECT_TRUE(kv.allocate(r, 48, {}));
 }
 
+TEST(KvCache, UsageIsOverTheUsablePoolWhenBlocksAreWithheld) {
+  // A kv_pool_shrink fault of factor 0.7 withholds 70 of 100 blocks; 20 in use are two thirds of
+  // the 30 the engine can use, not 20% of blocks it cannot (the pool the engine reports is 30).
+  KvCache kv(100, 16, false);
+  SimRequest r = req(20 * 16, 1);
+  ASSERT_TRUE(kv.allocate(r, 20 * 16, {}));
+  EXPECT_DOUBLE_EQ(kv.usage(), 0.2);
+  kv.set_withheld(70);
+  EXPECT_EQ(kv.num_usable(), 30);
+  EXPECT_NEAR(kv.usage(), 20.0 / 30, 1e-12);
+  kv.set_withheld(90);  // more withheld than is free: the usable pool is over-full, usage caps at 1
+  EXPECT_DOUBLE_EQ(kv.usage(), 1.0);
+  EXPECT_EQ(kv.num_available(), 0);
+}
+
 TEST(KvCache, PrefixCachingOffNeverHits) {
   KvCache kv(32, 16, false);
   SimRequest a = req(64, 11);
