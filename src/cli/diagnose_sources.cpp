@@ -92,6 +92,16 @@ void add_snapshot(EvidenceSide& side, const collect::Snapshot& snap, const std::
     const bool endpoint_part = n.kind == "metrics" || n.kind == "version" || n.kind == "models" || n.kind == "time";
     if (live && (n.kind == "snapshot" || endpoint_part)) continue;
     if (n.ok || !endpoint_part) {
+    if (n.kind == "gpu" && !n.ok && snap.gpu_source == "none") {
+      // No GPU on the machine that captured is a gap in the evidence, not a broken input: said
+      // once, short, on its Inputs line (no stderr warning); the details stay in the snapshot.
+      std::string why = snap.gpu_note.substr(0, snap.gpu_note.find(" ("));
+      if (live && why.ends_with(" on this machine")) why.resize(why.size() - 16);  // the source says it
+      side.ev.inputs.push_back({live ? std::string("this machine") : n.source, "gpu", false,
+                                (why.empty() ? std::string("no GPU readings") : why) +
+                                    "; details: llmtriage snapshot show " + path});
+      continue;
+    }
       side.note(n.source, n.kind, n.ok, n.note);
       continue;
     }

@@ -304,13 +304,15 @@ Report diagnose(const DiagnoseInput& in) {
   rank(rep.findings, rep.symptoms);
   add_suspects(in, ind, rep);
 
+  // A change predicted to do nothing (within its uncertainty) or harm is not offered as a fix.
+  for (auto& f : rep.findings) order_remedies(f.remedies);
   const bool severe = std::any_of(rep.findings.begin(), rep.findings.end(),
                                   [](const Finding& f) { return f.severity != Severity::info; });
   if (in.live && severe) {
     Remedy keep;
+    keep.kind = Remedy::Kind::precaution;
     keep.change = "capture before restart";
-    keep.from = "restart now";
-    keep.to = in.snapshot_path ? "keep " + *in.snapshot_path + ", then restart" : "take and keep a snapshot, then restart";
+    keep.to = in.snapshot_path ? "keep " + *in.snapshot_path : "take and keep a snapshot (llmtriage snapshot)";
     keep.predicted_effect = "the evidence of this incident survives the restart (metrics, engine args, logs, GPU state)";
     keep.basis = "qualitative";
     auto& rem = rep.findings.front().remedies;

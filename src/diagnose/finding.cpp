@@ -1,6 +1,9 @@
 // Names of the report's enums (JSON and CLI spellings, docs/diagnose-json.md) and the exit code.
 #include "diagnose/finding.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/exit_code.h"
 
 namespace llmtriage::diagnose {
@@ -71,6 +74,55 @@ const char* to_string(LayerVerdict::State s) {
     case LayerVerdict::State::not_judged: return "not_judged";
   }
   return "not_judged";
+}
+
+const char* to_string(Remedy::Kind k) {
+  switch (k) {
+    case Remedy::Kind::change: return "change";
+    case Remedy::Kind::precaution: return "precaution";
+  }
+  return "change";
+}
+
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::improves: return "improves";
+    case Outcome::no_effect: return "no_effect";
+    case Outcome::worse: return "worse";
+    case Outcome::not_predicted: return "not_predicted";
+  }
+  return "not_predicted";
+}
+
+Outcome outcome(const Remedy& r) {
+  if (!r.predicted) return Outcome::not_predicted;
+  const PredictedValue& p = *r.predicted;
+  if (!std::isfinite(p.before) || !std::isfinite(p.after)) return Outcome::not_predicted;
+  const double delta = p.after - p.before;
+  // Within the prediction's own uncertainty the change has no predicted effect, whatever its sign.
+  if (std::fabs(delta) <= p.tolerance * std::fabs(p.before) || delta == 0) return Outcome::no_effect;
+  return (delta > 0) == p.higher_is_better ? Outcome::improves : Outcome::worse;
+}
+
+bool listed_as_fix(const Remedy& r) {
+  if (r.kind != Remedy::Kind::change) return false;
+  const Outcome o = outcome(r);
+  return o == Outcome::improves || o == Outcome::not_predicted;
+}
+
+void order_remedies(std::vector<Remedy>& remedies) {
+  auto rank = [](const Remedy& r) {
+    if (r.kind == Remedy::Kind::precaution) return 0;
+    switch (outcome(r)) {
+      case Outcome::improves:
+      case Outcome::not_predicted: return 1;
+      case Outcome::no_effect: return 2;
+      case Outcome::worse: return 3;
+    }
+    return 1;
+  };
+  std::stable_sort(remedies.begin(), remedies.end(),
+                   [&](const Remedy& a, const Remedy& b) { return rank(a) < rank(b); });
 }
 
 int Report::exit_code() const {

@@ -46,16 +46,43 @@ struct EvidenceItem {
   std::string text;               // a quoted log line or a short description
 };
 
+// A remedy's prediction in numbers, when its basis computes one: the metric it is judged by,
+// before and after the change, and how far apart the two must be to count as an effect.
+struct PredictedValue {
+  std::string metric;             // "P99 TTFT", "KV pool", "output throughput"
+  std::string unit;               // as EvidenceItem::unit: "s", "tokens", "tok/s"
+  double before = 0;
+  double after = 0;
+  bool higher_is_better = false;
+  double tolerance = 0;           // relative: |after - before| <= tolerance x |before| is no predicted effect
+};
+
 // One single-variable change. `change` names the variable ("max-num-seqs",
 // "enable-chunked-prefill", "gateway timeout"); from/to are its values as the user writes them.
+// A precaution is a step to take before any change, not a variable ("capture before restart":
+// `to` says what to do); renderers print it above the numbered fixes, never as one of them.
 struct Remedy {
+  enum class Kind { change, precaution };
   std::string change;
   std::string from;
   std::string to;
   std::string predicted_effect;   // "KV pool 41k -> 58k tokens (ledger)", "P99 TTFT 12.4 s -> 1.9 s (sim what-if, +-30%)"
   std::string basis;              // "ledger", "sim", "qualitative"
   std::optional<double> uncertainty{};  // relative, 0.3 = +-30%, when the basis states one
+  std::optional<PredictedValue> predicted{};
+  Kind kind = Kind::change;
 };
+const char* to_string(Remedy::Kind k);
+
+// What a remedy's numbers predict. improves: better by more than the tolerance; no_effect: within
+// it; worse: worse by more than it; not_predicted: no numbers (qualitative, or no prediction).
+enum class Outcome { improves, no_effect, worse, not_predicted };
+const char* to_string(Outcome o);
+Outcome outcome(const Remedy& r);
+// True for a change a report lists as a fix: predicted to improve, or not predicted in numbers.
+bool listed_as_fix(const Remedy& r);
+// Precautions first, then the fixes in their order, then no_effect, then worse (stable).
+void order_remedies(std::vector<Remedy>& remedies);
 
 struct Finding {
   std::string id;                 // stable, snake_case: "kv_pool_saturated", "long_prefill_blocking"

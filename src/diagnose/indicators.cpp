@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/quantile.h"
+#include "core/units.h"
 #include "diagnose/indicators_detail.h"
 
 namespace llmtriage::diagnose {
@@ -84,7 +85,7 @@ EvidenceItem Indicators::item(const std::string& name, std::optional<double> thr
   } else {
     e.source = "not measured";
   }
-  if (auto b = base(name)) e.text = fmt::format("baseline {:.4g} ({})", *b, baseline.at(name).source);
+  if (auto b = base(name)) e.text = fmt::format("baseline {} ({})", core::format_quantity(*b, e.unit), baseline.at(name).source);
   return e;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
 #include "sim/deployment.h"
 #include "sim/simulation.h"
 
@@ -50,11 +51,7 @@ bool memory_differs(const sim::DeploymentSpec& a, const sim::DeploymentSpec& b) 
          a.gpu != b.gpu || a.model != b.model;
 }
 
-std::string secs(double s) {
-  if (s >= 10) return fmt::format("{:.1f} s", s);
-  if (s >= 1) return fmt::format("{:.2f} s", s);
-  return fmt::format("{:.0f} ms", s * 1000);
-}
+std::string secs(double s) { return core::format_duration_s(s); }
 
 }  // namespace
 
@@ -266,6 +263,11 @@ Remedy whatif_remedy(const std::string& change, const std::string& from, const s
   if (after.rejected > b.rejected) text += fmt::format("; {} requests rejected (longer than the context)", after.rejected);
   r.predicted_effect = text;
   r.uncertainty = reproduces(b, focus, observed) ? u : std::max(u, 1.0);
+  // The numbers behind the text, so a report can tell a fix from a change with no predicted
+  // effect. Both runs share seed and request set: the metric's own error band is the tolerance
+  // (the "direction only" widening above is about the absolute size, not the difference).
+  r.predicted = PredictedValue{name, focus == Metric::throughput ? "tok/s" : "s", value_of(b, focus),
+                               value_of(after, focus), focus == Metric::throughput, u};
   return r;
 }
 

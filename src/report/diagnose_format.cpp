@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
+
+#include "core/text_escape.h"
+#include "core/units.h"
 
 namespace llmtriage::report {
 
@@ -17,57 +21,36 @@ const char* layer_title(diagnose::Layer l) {
   return "?";
 }
 
-namespace {
+std::string format_value(double v, const std::string& unit) { return core::format_quantity(v, unit); }
 
-// Up to 4 significant digits, never scientific for the magnitudes a report shows.
-std::string num(double v) {
-  if (!std::isfinite(v)) return v > 0 ? "inf" : (v < 0 ? "-inf" : "nan");
-  const double a = std::fabs(v);
-  if (a == 0) return "0";
-  if (a >= 1000) return fmt::format("{:.0f}", v);
-  if (a >= 100) return fmt::format("{:.1f}", v).ends_with(".0") ? fmt::format("{:.0f}", v) : fmt::format("{:.1f}", v);
-  if (a >= 0.001) {
-    std::string s = fmt::format("{:.3g}", v);
-    return s.find('e') == std::string::npos ? s : fmt::format("{:.4f}", v);
+std::string format_threshold(const diagnose::EvidenceItem& e) {
+  if (!e.threshold) return "";
+  const std::string& op = e.op;
+  // A threshold relative to the baseline is a factor, not a value in the indicator's unit:
+  // ">= x baseline" 1.5 reads ">= 1.5x baseline", "<= baseline /" 1.5 reads "<= baseline / 1.5".
+  if (op.find("baseline") != std::string::npos) {
+    const std::string factor = core::format_number(*e.threshold);
+    if (auto x = op.find("x baseline"); x != std::string::npos) return op.substr(0, x) + factor + op.substr(x);
+    return op + " " + factor;
   }
-  return fmt::format("{:.2g}", v);
-}
-
-}  // namespace
-
-std::string format_value(double v, const std::string& unit) {
-  if (unit == "fraction" || unit == "ratio_pct") {
-    const double pct = 100 * v;
-    return (std::fabs(pct) < 10 && pct != std::round(pct) ? fmt::format("{:.1f}", pct) : fmt::format("{:.0f}", pct)) + "%";
-  }
-  if (unit == "s") {
-    if (std::isfinite(v) && std::fabs(v) < 1 && v != 0) return num(v * 1000) + " ms";
-    return num(v) + " s";
-  }
-  if (unit == "bool" || unit == "flag") return v != 0 ? "yes" : "no";
-  if (unit.empty()) return num(v);
-  if (unit == "1/s") return num(v) + "/s";
-  // "1 request", "1 token": a count of one reads singular.
-  if (v == 1 && (unit == "requests" || unit == "tokens" || unit == "events" || unit == "replicas"))
-    return "1 " + unit.substr(0, unit.size() - 1);
-  return num(v) + " " + unit;
+  return (op.empty() ? std::string() : op + " ") + format_value(*e.threshold, e.unit);
 }
 
 std::string format_evidence(const diagnose::EvidenceItem& e) {
   std::string s;
+  const std::string text = core::printable(e.text);  // quoted input (a log line) is escaped
   if (e.value) {
     s = e.indicator + " = " + format_value(*e.value, e.unit);
-    if (e.threshold) {
-      s += " (threshold " + (e.op.empty() ? std::string() : e.op + " ") + format_value(*e.threshold, e.unit) + ")";
-    }
-    if (!e.text.empty()) s += ": " + e.text;
+    if (e.threshold) s += " (threshold " + format_threshold(e) + ")";
+    if (!text.empty()) s += ": " + text;
   } else {
-    s = e.indicator.empty() ? e.text : (e.text.empty() ? e.indicator : e.indicator + ": " + e.text);
+    s = e.indicator.empty() ? text : (text.empty() ? e.indicator : e.indicator + ": " + text);
   }
   return s;
 }
 
 std::string format_change(const diagnose::Remedy& r) {
+  if (r.kind == diagnose::Remedy::Kind::precaution) return r.to.empty() ? r.change : r.change + ": " + r.to;
   if (r.from.empty() && r.to.empty()) return r.change;
   if (r.from.empty()) return r.change + " -> " + r.to;
   if (r.to.empty()) return r.change + " (now " + r.from + ")";
@@ -81,6 +64,36 @@ std::string format_effect(const diagnose::Remedy& r) {
   return s + " (" + basis + ")";
 }
 
+std::string format_precaution(const diagnose::Remedy& r) {
+  std::string s = "First, " + format_change(r) + ".";
+  if (!r.predicted_effect.empty()) {
+    std::string e = r.predicted_effect;
+    e[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(e[0])));
+    s += " " + e + (e.ends_with(".") ? "" : ".");
+  }
+  return s;
+}
+
+std::optional<std::string> format_not_a_fix(const diagnose::Remedy& r) {
+  switch (diagnose::outcome(r)) {
+    case diagnose::Outcome::no_effect: return std::string("no predicted effect");
+    case diagnose::Outcome::worse: return std::string("predicted worse");
+    case diagnose::Outcome::improves:
+    case diagnose::Outcome::not_predicted: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+RemedyGroups group_remedies(const diagnose::Finding& f) {
+  RemedyGroups g;
+  for (const auto& r : f.remedies) {
+    if (r.kind == diagnose::Remedy::Kind::precaution) g.precautions.push_back(&r);
+    else if (diagnose::listed_as_fix(r)) g.fixes.push_back(&r);
+    else g.not_fixes.push_back(&r);
+  }
+  return g;
+}
+
 std::vector<std::string> missing_beyond_layers(const diagnose::Report& r) {
   std::vector<std::string> out;
   for (const auto& m : r.missing) {
@@ -88,9 +101,22 @@ std::vector<std::string> missing_beyond_layers(const diagnose::Report& r) {
     for (const auto& l : r.layers)
       said |= l.state == diagnose::LayerVerdict::State::not_judged &&
               m.rfind(std::string(diagnose::to_string(l.layer)) + ": not judged", 0) == 0;
-    if (!said) out.push_back(m);
+    // An input that could not be read is said once, on its line under Inputs (diagnose words
+    // the missing line "<source> (<kind>) could not be read: <note>").
+    for (const auto& i : r.inputs)
+      said |= !i.ok && m == fmt::format("{} ({}) could not be read: {}", i.source, i.kind, i.note);
+    if (!said) out.push_back(core::printable(m));
   }
   return out;
+}
+
+bool healthy(const diagnose::Report& r) {
+  if (!r.symptoms.empty()) return false;
+  for (const auto& f : r.findings)
+    if (f.severity != diagnose::Severity::info) return false;
+  for (const auto& l : r.layers)
+    if (l.state != diagnose::LayerVerdict::State::cleared) return false;
+  return !r.layers.empty();
 }
 
 std::string format_confidence(double c) { return fmt::format("{:.2f}", c); }

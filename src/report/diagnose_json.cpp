@@ -28,12 +28,21 @@ json evidence_list(const std::vector<diagnose::EvidenceItem>& items) {
 }
 
 json remedy_json(const diagnose::Remedy& r) {
-  return {{"change", r.change},
-          {"from", r.from},
-          {"to", r.to},
-          {"predicted_effect", r.predicted_effect},
-          {"basis", r.basis.empty() ? std::string("qualitative") : r.basis},
-          {"uncertainty", num(r.uncertainty)}};
+  json j = {{"change", r.change},
+            {"from", r.from},
+            {"to", r.to},
+            {"predicted_effect", r.predicted_effect},
+            {"basis", r.basis.empty() ? std::string("qualitative") : r.basis},
+            {"uncertainty", num(r.uncertainty)},
+            {"kind", diagnose::to_string(r.kind)},
+            {"outcome", diagnose::to_string(diagnose::outcome(r))},
+            {"predicted", nullptr}};
+  if (r.predicted)
+    j["predicted"] = {{"metric", r.predicted->metric},       {"unit", r.predicted->unit},
+                      {"before", num(r.predicted->before)},  {"after", num(r.predicted->after)},
+                      {"higher_is_better", r.predicted->higher_is_better},
+                      {"tolerance", num(r.predicted->tolerance)}};
+  return j;
 }
 
 json finding_json(const diagnose::Finding& f) {
@@ -197,6 +206,17 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
       rem.predicted_effect = str(rj, "predicted_effect");
       rem.basis = str(rj, "basis");
       rem.uncertainty = opt_num(rj, "uncertainty");
+      rem.kind = str(rj, "kind") == "precaution" ? diagnose::Remedy::Kind::precaution : diagnose::Remedy::Kind::change;
+      if (auto p = rj.find("predicted"); p != rj.end() && p->is_object()) {
+        diagnose::PredictedValue v;
+        v.metric = str(*p, "metric");
+        v.unit = str(*p, "unit");
+        v.before = opt_num(*p, "before").value_or(NAN);
+        v.after = opt_num(*p, "after").value_or(NAN);
+        v.higher_is_better = boolean(*p, "higher_is_better", false);
+        v.tolerance = opt_num(*p, "tolerance").value_or(0);
+        rem.predicted = v;
+      }
       x.remedies.push_back(std::move(rem));
     }
     x.next_measurement = str(f, "next_measurement");

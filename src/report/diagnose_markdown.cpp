@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text_escape.h"
 #include "report/diagnose_format.h"
 
 namespace llmtriage::report {
@@ -31,19 +32,27 @@ std::string evidence_table(const std::vector<diagnose::EvidenceItem>& items) {
   if (items.empty()) return "";
   std::string o = "| indicator | value | threshold | source |\n|---|---|---|---|\n";
   for (const auto& e : items) {
-    std::string value = e.value ? format_value(*e.value, e.unit) : cell(e.text);
-    if (e.value && !e.text.empty()) value += " — " + cell(e.text);
-    std::string th = e.threshold ? (e.op.empty() ? "" : e.op + " ") + format_value(*e.threshold, e.unit) : "";
+    const std::string text = core::printable(e.text);  // quoted input, escaped
+    std::string value = e.value ? format_value(*e.value, e.unit) : cell(text);
+    if (e.value && !text.empty()) value += " — " + cell(text);
+    std::string th = format_threshold(e);
     o += "| " + cell(e.indicator) + " | " + value + " | " + cell(th) + " | " + cell(e.source) + " |\n";
   }
   return o;
 }
 
+// Precautions first, then the numbered fixes, then the changes predicted to do nothing or harm.
 std::string remedy_list(const Finding& f) {
+  const RemedyGroups g = group_remedies(f);
   std::string o;
-  for (size_t i = 0; i < f.remedies.size(); ++i) {
-    const auto& r = f.remedies[i];
-    o += fmt::format("{}. **{}** — {}\n", i + 1, cell(format_change(r)), format_effect(r));
+  for (const auto* p : g.precautions) o += format_precaution(*p) + "\n\n";
+  for (size_t i = 0; i < g.fixes.size(); ++i)
+    o += fmt::format("{}. **{}** — {}\n", i + 1, cell(format_change(*g.fixes[i])), format_effect(*g.fixes[i]));
+  if (g.fixes.empty()) o += "No remedy with a predicted effect was found.\n";
+  if (!g.not_fixes.empty()) {
+    o += "\nNot offered as fixes:\n\n";
+    for (const auto* r : g.not_fixes)
+      o += "- " + cell(format_change(*r)) + " — " + format_not_a_fix(*r).value_or("") + ": " + format_effect(*r) + "\n";
   }
   return o;
 }
@@ -126,8 +135,10 @@ std::string render_markdown(const diagnose::Report& r) {
   }
   o += "\n## Inputs\n\n| kind | source | read | note |\n|---|---|---|---|\n";
   for (const auto& i : r.inputs)
-    o += "| " + cell(i.kind) + " | " + cell(i.source) + " | " + (i.ok ? "ok" : "**failed**") + " | " + cell(i.note) + " |\n";
-  if (r.snapshot_path) o += "\nSnapshot kept at " + code(*r.snapshot_path) + ".\n";
+    o += "| " + cell(i.kind) + " | " + cell(core::printable(i.source)) + " | " + (i.ok ? "ok" : "**failed**") + " | " +
+         cell(core::printable(i.note)) + " |\n";
+  const bool path_said = !r.findings.empty() && !group_remedies(r.findings.front()).precautions.empty();
+  if (r.snapshot_path && !path_said) o += "\nSnapshot kept at " + code(*r.snapshot_path) + ".\n";
   o += "\nTTFT/TPOT/ITL as defined in " + r.definitions + ".\n";
   return o;
 }

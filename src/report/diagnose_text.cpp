@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "core/text_escape.h"
 #include "report/diagnose_format.h"
 
 namespace llmtriage::report {
@@ -82,12 +83,21 @@ std::string evidence_line(const diagnose::EvidenceItem& e, const Style& st) {
   return s;
 }
 
-void remedies(std::string& o, const Finding& f, const Style& st, const std::string& indent) {
-  for (size_t i = 0; i < f.remedies.size(); ++i) {
-    const auto& r = f.remedies[i];
+// The numbered fixes; then, unnumbered, the changes predicted to do nothing or harm.
+void remedies(std::string& o, const RemedyGroups& g, const Style& st, const std::string& indent) {
+  for (size_t i = 0; i < g.fixes.size(); ++i) {
+    const auto& r = *g.fixes[i];
     o += fmt::format("{}{}. {}\n", indent, i + 1, st.bold(format_change(r)));
     o += indent + "   predicted: " + format_effect(r) + "\n";
   }
+}
+
+void not_fixes(std::string& o, const RemedyGroups& g, const TextOptions& opt, const Style& st) {
+  if (g.not_fixes.empty()) return;
+  o += "\n  " + st.bold("Not offered as fixes") + "\n";
+  for (const auto* r : g.not_fixes)
+    o += wrap(format_change(*r) + ": " + format_not_a_fix(*r).value_or("") + ": " + format_effect(*r), opt.width,
+              "      ", "    - ");
 }
 
 void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const Style& st, const char* label) {
@@ -104,12 +114,16 @@ void top_finding(std::string& o, const Finding& f, const TextOptions& opt, const
     o += "\n  " + st.bold("Evidence against") + "\n";
     for (const auto& e : f.against) o += "    - " + evidence_line(e, st) + "\n";
   }
-  if (!f.remedies.empty()) {
+  const RemedyGroups g = group_remedies(f);
+  for (const auto* p : g.precautions) o += "\n" + wrap(format_precaution(*p), opt.width, "  ");
+  if (!g.fixes.empty()) {
     o += "\n  " + st.bold(f.status == "suspected" ? "If confirmed, fix: one change at a time" : "Fix: one change at a time, in this order") + "\n";
-    remedies(o, f, st, "    ");
+    remedies(o, g, st, "    ");
   } else {
-    o += "\n  No remedy computed for this finding.\n";
+    o += g.not_fixes.empty() ? "\n  No remedy computed for this finding.\n"
+                             : "\n  No remedy with a predicted effect was found.\n";
   }
+  not_fixes(o, g, opt, st);
   if (!f.next_measurement.empty()) o += "\n" + wrap("Next measurement: " + f.next_measurement, opt.width, "  ");
 }
 
@@ -123,10 +137,11 @@ void other_finding(std::string& o, size_t n, const Finding& f, const TextOptions
   o += " · " + f.status;
   o += "\n";
   for (const auto& e : f.evidence) o += "     - " + evidence_line(e, st) + "\n";
-  if (!f.remedies.empty()) {
-    const auto& r = f.remedies.front();
+  const RemedyGroups g = group_remedies(f);
+  if (!g.fixes.empty()) {
+    const auto& r = *g.fixes.front();
     o += wrap("fix: " + format_change(r) + ": " + format_effect(r) +
-                  (f.remedies.size() > 1 ? fmt::format(" (+{} more)", f.remedies.size() - 1) : std::string()),
+                  (g.fixes.size() > 1 ? fmt::format(" (+{} more)", g.fixes.size() - 1) : std::string()),
               opt.width, "     ");
   }
 }
@@ -151,8 +166,14 @@ std::string render_text(const Report& r, const TextOptions& opt) {
        (r.symptoms_detected ? " (detected from the evidence)" : " (as reported)") + "\n\n";
 
   // Verdict first.
+  // Green is for a healthy report only: "no cause located" with a symptom seen or a layer not
+  // judged is an open question, not good news.
+  const bool good = healthy(r);
+  auto verdict_colour = [&](const std::string& s) {
+    return good ? st.green(s) : !r.symptoms.empty() ? st.severity(Severity::warning, s) : st.bold(s);
+  };
   if (r.findings.empty()) {
-    o += st.bold("VERDICT") + "  " + st.green("no cause located") + "\n";
+    o += st.bold("VERDICT") + "  " + verdict_colour("no cause located") + "\n";
     size_t nj = 0;
     for (const auto& l : r.layers) nj += l.state == LayerVerdict::State::not_judged;
     o += nj ? wrap(fmt::format("{} layer(s) could not be judged for lack of evidence (below): this is not a clean "
@@ -167,7 +188,7 @@ std::string render_text(const Report& r, const TextOptions& opt) {
     top_finding(o, r.findings.front(), opt, st, "SUSPECTED");
   } else if (r.findings.front().severity == Severity::info) {
     // Only contributing factors: say so before showing the strongest of them.
-    o += st.bold("VERDICT") + "  " + st.green("no cause located at warning or above") + "; the strongest lead:\n\n";
+    o += st.bold("VERDICT") + "  " + verdict_colour("no cause located at warning or above") + "; the strongest lead:\n\n";
     top_finding(o, r.findings.front(), opt, st, "LEAD");
   } else {
     top_finding(o, r.findings.front(), opt, st, "VERDICT");
@@ -225,9 +246,12 @@ std::string render_text(const Report& r, const TextOptions& opt) {
   if (r.inputs.empty()) o += "  none\n";
   for (const auto& i : r.inputs) {
     o += "  " + (i.ok ? st.green("ok  ") : st.severity(Severity::critical, "FAIL")) + " " + fmt::format("{:<13}", i.kind) +
-         " " + i.source + (i.note.empty() ? "" : ": " + i.note) + "\n";
+         " " + core::printable(i.source) + (i.note.empty() ? "" : ": " + core::printable(i.note)) + "\n";
   }
-  if (r.snapshot_path) o += "\nSnapshot kept at " + st.bold(*r.snapshot_path) + " (keep it until the cause is fixed)\n";
+  // The snapshot's path once: in the top finding's precaution when it has one, else here.
+  const bool path_said = !r.findings.empty() && !group_remedies(r.findings.front()).precautions.empty();
+  if (r.snapshot_path && !path_said)
+    o += "\nSnapshot kept at " + st.bold(*r.snapshot_path) + " (keep it until the cause is fixed)\n";
   if (opt.definitions) o += "\n" + st.dim("TTFT/TPOT/ITL as defined in " + r.definitions) + "\n";
   return o;
 }

@@ -71,7 +71,15 @@ TEST(DiagnoseJson, FindingFieldsAsDocumented) {
   EXPECT_TRUE(e3["threshold"].is_null());
   EXPECT_EQ(e3["text"], "Sequence group 12 is preempted | RECOMPUTE");
   const json& r0 = f["remedies"][0];
-  EXPECT_EQ(keys(r0), (std::set<std::string>{"change", "from", "to", "predicted_effect", "basis", "uncertainty"}));
+  EXPECT_EQ(keys(r0), (std::set<std::string>{"change", "from", "to", "predicted_effect", "basis", "uncertainty", "kind",
+                                             "outcome", "predicted"}));
+  EXPECT_EQ(r0["kind"], "change");
+  EXPECT_EQ(r0["outcome"], "improves");
+  EXPECT_EQ(r0["predicted"]["metric"], "P99 TTFT");
+  EXPECT_DOUBLE_EQ(r0["predicted"]["before"].get<double>(), 12.4);
+  EXPECT_DOUBLE_EQ(r0["predicted"]["after"].get<double>(), 1.9);
+  EXPECT_EQ(f["remedies"][2]["outcome"], "not_predicted");
+  EXPECT_TRUE(f["remedies"][2]["predicted"].is_null());
   EXPECT_EQ(r0["change"], "max-num-seqs");
   EXPECT_EQ(r0["from"], "256");
   EXPECT_EQ(r0["to"], "128");
@@ -111,6 +119,23 @@ TEST(DiagnoseJson, RoundTrip) {
   auto back = report::report_from_json(a, "a.json");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(report::to_json(*back), a);
+}
+
+TEST(DiagnoseJson, PrecautionsAndNilRemediesRoundTrip) {
+  auto r = report_test::saturated_report();
+  diagnose::Remedy keep{"capture before restart", "", "keep /tmp/s.json", "the evidence survives", "qualitative", {}};
+  keep.kind = diagnose::Remedy::Kind::precaution;
+  diagnose::Remedy nil{"max-num-batched-tokens", "8192", "16384", "P99 TTFT 688 ms -> 688 ms", "sim", 0.3};
+  nil.predicted = diagnose::PredictedValue{"P99 TTFT", "s", 0.688, 0.688, false, 0.3};
+  r.findings[0].remedies.insert(r.findings[0].remedies.begin(), keep);
+  r.findings[0].remedies.push_back(nil);
+  json a = report::to_json(r);
+  EXPECT_EQ(a["findings"][0]["remedies"][0]["kind"], "precaution");
+  EXPECT_EQ(a["findings"][0]["remedies"][4]["outcome"], "no_effect");
+  auto back = report::report_from_json(a, "a.json");
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(report::to_json(*back), a);
+  EXPECT_EQ(back->findings[0].remedies[0].kind, diagnose::Remedy::Kind::precaution);
 }
 
 TEST(DiagnoseJson, RefusesAnotherFormatOrANewerVersion) {

@@ -44,3 +44,21 @@ TEST(DiagnoseMarkdown, EmptyReport) {
   pos(m, "## Verdict\n\nNo cause located.\n");
   EXPECT_EQ(m.find("## Other findings"), std::string::npos);
 }
+
+TEST(DiagnoseMarkdown, PrecautionAboveFixesAndNilRemediesNotNumbered) {
+  auto r = report_test::saturated_report();
+  diagnose::Remedy keep{"capture before restart", "", "keep /tmp/s.json", "the evidence survives the restart",
+                        "qualitative", {}};
+  keep.kind = diagnose::Remedy::Kind::precaution;
+  diagnose::Remedy nil{"max-num-batched-tokens", "8192", "16384", "P99 TTFT 688 ms -> 688 ms", "sim", 0.3};
+  nil.predicted = diagnose::PredictedValue{"P99 TTFT", "s", 0.688, 0.688, false, 0.3};
+  auto& rem = r.findings[0].remedies;
+  rem.insert(rem.begin(), keep);
+  rem.push_back(nil);
+  const std::string m = report::render_markdown(r);
+  size_t a = pos(m, "First, capture before restart: keep /tmp/s.json. The evidence survives the restart.\n\n1. **max-num-seqs 256 -> 128**");
+  size_t b = pos(m, "Not offered as fixes:\n\n- max-num-batched-tokens 8192 -> 16384 — no predicted effect: P99 TTFT 688 ms -> 688 ms (sim, +-30%)\n");
+  EXPECT_LT(a, b);
+  EXPECT_EQ(m.find("4. **max-num-batched-tokens"), std::string::npos) << m;
+  EXPECT_EQ(m.find("Snapshot kept at"), std::string::npos) << m;
+}

@@ -32,6 +32,7 @@ inline diagnose::Report saturated_report() {
       {"replicas", "1", "2", "", "qualitative", std::nullopt},
   };
   f.next_measurement = "vllm:num_requests_waiting after the change, over the same 30 s window";
+  f.remedies[0].predicted = PredictedValue{"P99 TTFT", "s", 12.4, 1.9, false, 0.3};
   r.findings.push_back(f);
 
   Finding g;
