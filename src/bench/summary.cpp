@@ -14,61 +14,7 @@ namespace {
 constexpr double kLagP99LimitS = 1e-3;
 constexpr double kRateTolerance = 0.01;
 
-std::optional<double> parse_duration(std::string v) {
-  double scale = 1e-3;  // bare numbers are ms
-  auto ends = [&](const char* suf) {
-    const size_t n = std::char_traits<char>::length(suf);
-    if (v.size() > n && v.compare(v.size() - n, n, suf) == 0) {
-      v.resize(v.size() - n);
-      return true;
-    }
-    return false;
-  };
-  if (ends("ms")) scale = 1e-3;
-  else if (ends("us")) scale = 1e-6;
-  else if (ends("s")) scale = 1;
-  try {
-    size_t used = 0;
-    double d = std::stod(v, &used);
-    if (used != v.size() || !(d > 0) || !std::isfinite(d)) return std::nullopt;
-    return d * scale;
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
 }  // namespace
-
-std::string Slo::to_string() const {
-  std::string s;
-  auto add = [&](const char* k, std::optional<double> v) {
-    if (v) s += fmt::format("{}{}={:g}ms", s.empty() ? "" : ",", k, *v * 1e3);
-  };
-  add("ttft", ttft_s);
-  add("tpot", tpot_s);
-  add("e2e", e2e_s);
-  return s;
-}
-
-core::Result<Slo> parse_slo(const std::string& text) {
-  Slo slo;
-  size_t pos = 0;
-  while (pos <= text.size() && !text.empty()) {
-    size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    size_t eq = item.find('=');
-    std::optional<double> d;
-    if (eq != std::string::npos) d = parse_duration(item.substr(eq + 1));
-    std::string key = eq == std::string::npos ? item : item.substr(0, eq);
-    if (!d || (key != "ttft" && key != "tpot" && key != "e2e"))
-      return core::make_error(core::ErrorKind::usage, "--slo", "ttft=…,tpot=…,e2e=… with durations like 500ms, 0.5s",
-                              item.empty() ? "an empty item" : item);
-    (key == "ttft" ? slo.ttft_s : key == "tpot" ? slo.tpot_s : slo.e2e_s) = d;
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return slo;
-}
 
 bool meets_slo(const Slo& slo, std::optional<double> ttft, std::optional<double> tpot, std::optional<double> e2e) {
   if (slo.ttft_s && (!ttft || *ttft > *slo.ttft_s)) return false;

@@ -11,16 +11,13 @@
 #include "bench/record.h"
 #include "core/quantile.h"
 #include "core/result.h"
+#include "core/slo.h"
 
 namespace llmtriage::bench {
 
-// --slo ttft=500ms,tpot=50ms,e2e=10s (units us, ms, s; a bare number is ms). Unset = not checked.
-struct Slo {
-  std::optional<double> ttft_s, tpot_s, e2e_s;
-  bool any() const { return ttft_s || tpot_s || e2e_s; }
-  std::string to_string() const;
-};
-core::Result<Slo> parse_slo(const std::string& text);
+// --slo: the one SLO grammar (core/slo.h: ttft=500ms == ttft_p99_s=0.5). Unset = not checked.
+using Slo = core::Slo;
+using core::parse_slo;
 // One request against the SLO (TPOT is not checked for n_out <= 1: it is undefined there).
 bool meets_slo(const Slo& slo, std::optional<double> ttft_s, std::optional<double> tpot_s,
                std::optional<double> e2e_s);

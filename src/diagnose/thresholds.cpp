@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/slo.h"
 #include "diagnose/diagnose.h"
 
 namespace llmtriage::diagnose {
@@ -150,30 +151,13 @@ core::Status load_thresholds(Thresholds& t, const std::string& text, const std::
 }
 
 core::Status parse_slo(Slo& slo, const std::string& spec) {
-  std::string_view rest(spec);
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    std::string_view item = trim(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    if (item.empty()) continue;
-    const auto eq = item.find('=');
-    const std::string expected = "NAME=VALUE with NAME one of ttft_p99_s, tpot_p99_s, e2e_p99_s, error_rate";
-    if (eq == std::string_view::npos)
-      return core::make_error(core::ErrorKind::usage, "--slo", expected, std::string(item));
-    const std::string name(trim(item.substr(0, eq)));
-    const auto v = number(trim(item.substr(eq + 1)));
-    double* target = name == "ttft_p99_s"   ? &slo.ttft_p99_s
-                     : name == "tpot_p99_s" ? &slo.tpot_p99_s
-                     : name == "e2e_p99_s"  ? &slo.e2e_p99_s
-                     : name == "error_rate" ? &slo.error_rate
-                                            : nullptr;
-    if (!target) return core::make_error(core::ErrorKind::usage, "--slo", expected, name);
-    if (!v || *v <= 0 || (name == "error_rate" && *v > 1))
-      return core::make_error(core::ErrorKind::usage, "--slo",
-                              name == "error_rate" ? "a fraction in (0, 1] for error_rate" : "a number of seconds > 0 for " + name,
-                              std::string(trim(item.substr(eq + 1))));
-    *target = *v;
-  }
+  // The one SLO grammar (core/slo.h): ttft=2s and ttft_p99_s=2 are the same objective.
+  auto parsed = core::parse_slo(spec, "--slo");
+  if (!parsed) return std::move(parsed).error();
+  if (parsed->ttft_s) slo.ttft_p99_s = *parsed->ttft_s;
+  if (parsed->tpot_s) slo.tpot_p99_s = *parsed->tpot_s;
+  if (parsed->e2e_s) slo.e2e_p99_s = *parsed->e2e_s;
+  if (parsed->error_rate) slo.error_rate = *parsed->error_rate;
   return core::ok_status();
 }
 

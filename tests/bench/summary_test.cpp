@@ -33,7 +33,7 @@ BenchRecord failed(std::string id, double send, std::string cat) {
 }  // namespace
 
 TEST(Slo, ParseUnits) {
-  auto s = parse_slo("ttft=500ms,tpot=0.05s,e2e=2000");
+  auto s = parse_slo("ttft=500ms,tpot=0.05s,e2e=2s");
   ASSERT_TRUE(s.ok());
   EXPECT_DOUBLE_EQ(*s->ttft_s, 0.5);
   EXPECT_DOUBLE_EQ(*s->tpot_s, 0.05);
