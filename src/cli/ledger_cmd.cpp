@@ -36,6 +36,11 @@ struct LedgerOpts {
   std::optional<int64_t> max_model_len, max_num_seqs, max_num_batched_tokens;
   std::optional<std::string> kv_cache_dtype, dtype, quantization;
   std::optional<bool> enforce_eager;
+  // llama.cpp / Ollama settings in their own units (ledger::LlamaCppSettings).
+  std::optional<int64_t> ctx_size, ubatch_size;
+  std::optional<int> parallel, n_gpu_layers;
+  std::optional<bool> kv_unified, flash_attn;
+  std::optional<std::string> cache_type_k, cache_type_v;
 };
 
 template <typename T>
@@ -224,12 +229,16 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
 
   ledger::LedgerInput in;
   in.model = *model;
+  const core::EngineKind kind = core::engine_kind_from_string(g.engine.value_or("vllm"));
+  const bool llama_family = kind == core::EngineKind::llamacpp || kind == core::EngineKind::ollama;
   if (g.gpu) {
     auto gpu = catalog::find_gpu(*g.gpu);
     if (!gpu.ok()) return fail(ctx, gpu.error());
     in.gpu = *gpu;
   } else if (g.gpu_mem_gib) {
     in.gpu = catalog::custom_gpu(*g.gpu_mem_gib);
+  } else if (llama_family) {
+    in.gpu = catalog::custom_gpu(0, "none");  // llama.cpp / Ollama on the host alone
   } else {
     return fail(ctx, core::make_error(core::ErrorKind::usage, "--gpu", "a GPU name (e.g. H100-SXM) or --gpu-mem-gib GIB",
                                       "none"));
@@ -239,11 +248,23 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
   std::string engine = g.engine.value_or("vllm");
   in.engine = core::engine_kind_from_string(engine);
   if (in.engine == core::EngineKind::unknown)
-    return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine", "vllm, vllm-v0, sglang or tgi", engine));
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine", "vllm, vllm-v0, sglang, tgi, llamacpp or ollama", engine));
   in.engine_version = g.engine_version.value_or("");
   in.settings = g.settings;
   in.typical_len = g.typical_len;
   if (g.min_concurrency) in.min_concurrency = *g.min_concurrency;
+  in.llama.ctx_size = o.ctx_size;
+  in.llama.parallel = o.parallel;
+  in.llama.kv_unified = o.kv_unified;
+  in.llama.cache_type_k = o.cache_type_k;
+  in.llama.cache_type_v = o.cache_type_v;
+  in.llama.n_gpu_layers = o.n_gpu_layers;
+  in.llama.flash_attn = o.flash_attn;
+  in.llama.ubatch_size = o.ubatch_size;
+  if (log && llama_family) {  // the compute buffers llama.cpp logged (ingest/log_others.cpp)
+    if (auto f = log->fields.find("compute_buffer_gib"); f != log->fields.end()) in.llama.logged_compute_gpu_gib = f->second;
+    if (auto f = log->fields.find("compute_buffer_cpu_gib"); f != log->fields.end()) in.llama.logged_compute_host_gib = f->second;
+  }
   auto report = ledger::compute_ledger(in);
   if (!report.ok()) return fail(ctx, report.error());
   for (const auto& n : g.notes) report->notes.push_back(n);
@@ -353,6 +374,17 @@ Command make_ledger_command() {
       {"--config", "LLMTRIAGE_LEDGER_CONFIG", "settings file: JSON or 'key: value' lines with these flag names", &o->config},
       {"--from-log", "", "vLLM/SGLang startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
   };
+  // llama.cpp / Ollama (--engine llamacpp|ollama; --model FILE.gguf): the engine's own settings.
+  c.options.insert(c.options.end(), {
+      {"--ctx-size", "", "llama.cpp -c: KV cells of all slots together (0 = the model's context); Ollama: num_ctx per request", &o->ctx_size},
+      {"--parallel", "", "llama.cpp -np / OLLAMA_NUM_PARALLEL: slots (llama.cpp default auto: 4, unified)", &o->parallel},
+      {"--kv-unified", "", "llama.cpp: one KV pool every slot may use whole (default: on only with -np auto)", &o->kv_unified},
+      {"--cache-type-k NAME", "", "llama.cpp -ctk / OLLAMA_KV_CACHE_TYPE: f16, f32, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1", &o->cache_type_k, "f16"},
+      {"--cache-type-v NAME", "", "llama.cpp -ctv: as --cache-type-k (quantized V needs flash attention)", &o->cache_type_v, "f16"},
+      {"--n-gpu-layers", "", "llama.cpp -ngl / Ollama num_gpu: layers on the GPU (-1 = all; needs --gpu or --gpu-mem-gib)", &o->n_gpu_layers, "-1", false, at_least(-1)},
+      {"--flash-attn", "", "llama.cpp -fa on / OLLAMA_FLASH_ATTENTION=1 (default: auto, taken as on; Ollama needs it for a quantized KV cache)", &o->flash_attn},
+      {"--ubatch-size", "", "llama.cpp -ub: physical batch, sizes the compute buffer", &o->ubatch_size, "512"},
+  });
   c.run = [o](Context& ctx) { return run_ledger(ctx, *o); };
   c.state = o;
   return c;

@@ -12,6 +12,7 @@
 #include "diagnose/rule_util.h"
 #include "diagnose/suspects.h"
 #include "ingest/log_signatures.h"
+#include "ledger/remedy_flags.h"
 
 namespace llmtriage::diagnose {
 
@@ -244,6 +245,39 @@ void add_suspects(const DiagnoseInput& in, const Indicators& ind, Report& rep) {
   }
 }
 
+// Remedies in the words of the engine diagnosed (data/engines/remedy_flags.jsonl): a llama.cpp,
+// Ollama, TGI or TensorRT-LLM server is never told to set a vLLM flag; where the engine has no
+// such knob the remedy says so and what to do instead. vLLM/SGLang names are kept as written
+// (the rules write them, the drills apply them by name).
+void localize_remedies(const core::Evidence& ev, std::vector<Finding>& findings) {
+  core::EngineKind engine = ev.deployment.engine;
+  if (engine == core::EngineKind::unknown)
+    for (const auto& s : ev.engine_samples)
+      if (s.engine != core::EngineKind::unknown) {
+        engine = s.engine;
+        break;
+      }
+  if (engine != core::EngineKind::llamacpp && engine != core::EngineKind::ollama && engine != core::EngineKind::tgi &&
+      engine != core::EngineKind::trtllm)
+    return;
+  const int64_t slots = ev.deployment.settings.max_num_seqs.value_or(0);
+  for (auto& f : findings)
+    for (auto& r : f.remedies) {
+      if (r.kind != Remedy::Kind::change) continue;
+      ledger::LocalRemedy l = ledger::localize_remedy(r.change, engine, r.to, slots);
+      if (!l.known) continue;
+      if (l.exists) {
+        r.change = l.flag;
+        r.to = l.to;
+        if (!l.note.empty() && r.predicted_effect.find(l.note) == std::string::npos)
+          r.predicted_effect += (r.predicted_effect.empty() ? "" : "; ") + l.note;
+      } else {
+        r.change = fmt::format("{} (no {} knob)", l.meaning, core::to_string(engine));
+        r.predicted_effect = l.note + (r.predicted_effect.empty() ? "" : "; as modelled: " + r.predicted_effect);
+      }
+    }
+}
+
 }  // namespace
 
 Report diagnose(const DiagnoseInput& in) {
@@ -319,6 +353,7 @@ Report diagnose(const DiagnoseInput& in) {
     rem.insert(rem.begin(), std::move(keep));
   }
 
+  localize_remedies(in.now, rep.findings);
   for (const auto& n : in.now.inputs) rep.inputs.push_back({n.source, n.kind, n.ok, n.note});
   if (in.baseline)
     for (const auto& n : in.baseline->inputs) rep.inputs.push_back({n.source, "baseline " + n.kind, n.ok, n.note});

@@ -7,6 +7,7 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "ledger/remedies.h"
+#include "ledger/remedy_flags.h"
 
 namespace llmtriage::diagnose {
 
@@ -51,8 +52,10 @@ std::vector<Remedy> ledger_remedies(const LedgerContext& lc, const std::vector<s
   for (const auto& r : lc.report.remedies) {
     std::string flag = r.flag.rfind("--", 0) == 0 ? r.flag.substr(2) : r.flag;
     if (!only.empty()) {
+      // `only` names vLLM/SGLang flags; a llama.cpp ledger's "-c" is the same variable as "max-model-len".
+      const ledger::RemedyFlagRow* row = ledger::find_remedy_flag(r.flag);
       bool keep = false;
-      for (const auto& o : only) keep = keep || o == flag;
+      for (const auto& o : only) keep = keep || o == flag || (row && ledger::find_remedy_flag(o) == row);
       if (!keep) continue;
     }
     Remedy m;

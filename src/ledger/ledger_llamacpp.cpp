@@ -111,7 +111,15 @@ std::optional<double> kv_row_bytes(const std::string& cache_type, int64_t n) {
 
 core::Result<LedgerReport> compute_llamacpp_ledger(const LedgerInput& in) {
   const catalog::ModelArch& m = in.model;
-  const LlamaCppSettings& s = in.llama;
+  // What the engine-neutral settings say fills what the llama.cpp ones leave unset (a diagnosis
+  // reads slots as max_num_seqs and the per-slot context as max_model_len).
+  LlamaCppSettings s = in.llama;
+  if (!s.parallel && in.settings.max_num_seqs) s.parallel = static_cast<int>(*in.settings.max_num_seqs);
+  if (!s.ctx_size && in.settings.max_model_len)
+    s.ctx_size = in.engine == core::EngineKind::ollama ? *in.settings.max_model_len
+                                                       : *in.settings.max_model_len * std::max(1, s.parallel.value_or(4));
+  if (!s.cache_type_k && in.settings.kv_cache_dtype && kv_row_bytes(*in.settings.kv_cache_dtype, 256))
+    s.cache_type_k = s.cache_type_v = *in.settings.kv_cache_dtype;
   LcppPlan p;
   p.ollama = in.engine == core::EngineKind::ollama;
   const char* eng = p.ollama ? "Ollama" : "llama.cpp";

@@ -95,7 +95,10 @@ nlohmann::json to_json(const LedgerReport& r) {
 
 std::string render_text(const LedgerReport& r) {
   std::string out;
-  out += fmt::format("Memory ledger: {} on {} x {}, {}\n", r.model_id, r.num_gpus, r.gpu_name, r.accounting);
+  if (!r.engine_settings.empty() && r.num_gpus == 0)
+    out += fmt::format("Memory ledger: {} on the host (no GPU given), {}\n", r.model_id, r.accounting);
+  else
+    out += fmt::format("Memory ledger: {} on {} x {}, {}\n", r.model_id, r.num_gpus, r.gpu_name, r.accounting);
   if (!r.engine_settings.empty()) {
     std::string es;
     for (const auto& [k, v] : r.engine_settings) es += (es.empty() ? "" : ", ") + k + " " + v;

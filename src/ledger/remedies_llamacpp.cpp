@@ -28,6 +28,11 @@ std::string lcpp_setting(const LedgerReport& r, const std::string& key) {
 
 int64_t lcpp_pad256(int64_t x) { return (x + 255) / 256 * 256; }
 
+// GiB as the report prints small sizes: MiB below 1 GiB.
+std::string lcpp_gib(double gib) {
+  return gib < 1 ? fmt::format("{:.2f} MiB", gib * 1024.0) : fmt::format("{:.2f} GiB", gib);
+}
+
 Remedy lcpp_remedy(std::string flag, std::string from, std::string to, const LedgerReport& after, std::string effect) {
   Remedy m;
   m.flag = std::move(flag);
@@ -43,8 +48,8 @@ std::string lcpp_after(const LedgerReport& e) {
   std::string gpu;
   for (const auto& l : e.lines)
     if (l.key == "gpu_need") gpu = fmt::format("; GPU needs {:.2f} {}", l.value, l.unit);
-  return fmt::format("{} slots x {} cells, KV {:.2f} GiB{} (verdict {})", e.max_num_seqs, e.max_model_len, e.kv_cache_gib, gpu,
-                     to_string(e.verdict));
+  return fmt::format("{} slots x {} cells, KV {}{} (verdict {})", e.max_num_seqs, e.max_model_len, lcpp_gib(e.kv_cache_gib),
+                     gpu, to_string(e.verdict));
 }
 
 }  // namespace
@@ -111,9 +116,9 @@ void add_llamacpp_remedies(const LedgerInput& in, LedgerReport& r) {
       auto e = lcpp_eval(x);
       if (e && e->engine_starts) {
         r.remedies.push_back(lcpp_remedy(f_ngl, lcpp_setting(r, ollama ? "num_gpu" : "-ngl"), std::to_string(ngl), *e,
-                                         fmt::format("the most layers that fit: {}; {:.2f} GiB then in host memory, and decode "
+                                         fmt::format("the most layers that fit: {}; {} then in host memory, and decode "
                                                      "slows to the host's speed for those layers",
-                                                     lcpp_after(*e), e->host_gib)));
+                                                     lcpp_after(*e), lcpp_gib(e->host_gib))));
         break;
       }
     }
@@ -146,9 +151,10 @@ void add_llamacpp_remedies(const LedgerInput& in, LedgerReport& r) {
     auto e = lcpp_eval(x);
     if (e && e->kv_cache_gib < r.kv_cache_gib)
       r.remedies.push_back(lcpp_remedy(f_kv, r.kv_cache_dtype, "q8_0", *e,
-                                       fmt::format("{:.0f} -> {:.0f} KV bytes per cell, KV {:.2f} -> {:.2f} GiB; needs flash "
+                                       fmt::format("{:.0f} -> {:.0f} KV bytes per cell, KV {} -> {}; needs flash "
                                                    "attention ({}): {}",
-                                                   r.kv_bytes_per_token, e->kv_bytes_per_token, r.kv_cache_gib, e->kv_cache_gib,
+                                                   r.kv_bytes_per_token, e->kv_bytes_per_token, lcpp_gib(r.kv_cache_gib),
+                                                   lcpp_gib(e->kv_cache_gib),
                                                    engine_flag("flash_attention", eng, ollama ? "OLLAMA_FLASH_ATTENTION" : "-fa") +
                                                        (ollama ? "=1" : " on"),
                                                    lcpp_after(*e))));
@@ -172,8 +178,8 @@ void add_llamacpp_remedies(const LedgerInput& in, LedgerReport& r) {
     }
     if (best)
       r.remedies.push_back(lcpp_remedy(f_ngl, ngl_now, std::to_string(best_ngl), *best,
-                                       fmt::format("more layers on the GPU that still fit: host memory {:.2f} -> {:.2f} GiB, {}",
-                                                   r.host_gib, best->host_gib, lcpp_after(*best))));
+                                       fmt::format("more layers on the GPU that still fit: host memory {} -> {}, {}",
+                                                   lcpp_gib(r.host_gib), lcpp_gib(best->host_gib), lcpp_after(*best))));
   }
 }
 
