@@ -90,3 +90,63 @@ TEST(Capacity, ConfidenceIntervalOverTrials) {
   EXPECT_EQ(r.curve[0].ci_high, 100);  // clamped
   EXPECT_TRUE(r.curve[0].pass);
 }
+
+TEST(Capacity, ATrialThatAsksToStopEndsTheSearch) {
+  // A server that answers nothing: the first trial says so, and the search does not halve on.
+  int calls = 0;
+  CapacityOptions o;
+  o.start = 1;
+  o.trials = 3;
+  auto r = find_capacity(
+      [&](double, int) {
+        ++calls;
+        TrialResult t;
+        t.stop = "no request completed";
+        return t;
+      },
+      o);
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(r.curve.empty());
+  EXPECT_EQ(r.stopped, "no request completed");
+  EXPECT_FALSE(r.capacity);
+}
+
+TEST(Capacity, ARateWhereRequestsBarelyOverlapEndsTheHalving) {
+  // Fails at any load, each request takes 2 s: below 0.25 req/s requests no longer overlap, so
+  // halving on (to 1e-3 req/s: hours of trials) cannot help.
+  CapacityOptions o;
+  o.start = 1;
+  o.trials = 1;
+  auto r = find_capacity(
+      [](double, int) {
+        TrialResult t;
+        t.e2e_p50_ms = 2000;
+        t.tpot_p99_ms = 69;
+        return t;
+      },
+      o);
+  EXPECT_FALSE(r.capacity);
+  EXPECT_TRUE(r.out_of_reach);
+  ASSERT_EQ(r.curve.size(), 4u);  // 1, 0.5, 0.25, 0.125
+  EXPECT_DOUBLE_EQ(r.curve.front().load, 0.125);
+  llmtriage::core::Slo slo;
+  slo.tpot_s = 0.060;
+  slo.ttft_s = 10;
+  auto notes = slo_floor_notes(r, slo);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("TPOT floor 69 ms > SLO 60 ms", 0), 0u) << notes[0];
+}
+
+TEST(Capacity, ConcurrencyStopsAtTheMaximumLoad) {
+  // 24 requests per trial cannot exercise more than 24 in flight: 32 and 64 are never tried.
+  CapacityOptions o;
+  o.integer_load = true;
+  o.start = 1;
+  o.trials = 1;
+  o.max_load = 24;
+  auto r = find_capacity(cliff(1000), o);
+  ASSERT_TRUE(r.capacity);
+  EXPECT_EQ(*r.capacity, 24);
+  EXPECT_TRUE(r.at_max_load);
+  for (const auto& p : r.curve) EXPECT_LE(p.load, 24);
+}
