@@ -90,6 +90,8 @@ core::Result<RunPlan> plan_run(const BenchFlags& f) {
     return make_error(ErrorKind::usage, "--max-concurrency", "a cap on an open-loop --rate run", "--concurrency too");
   if (f.warmup < 0 || f.warmup >= f.num_requests)
     return make_error(ErrorKind::usage, "--warmup", "fewer warm-up requests than --num-requests", std::to_string(f.warmup));
+  if (f.fail_on_slo && f.slo.empty())
+    return make_error(ErrorKind::usage, "--fail-on-slo", "an --slo to judge the run by", "none", "e.g. --slo ttft=500ms,tpot=50ms");
   if (!(f.deadline_s > 0)) return make_error(ErrorKind::usage, "--deadline", "seconds > 0", fmt::format("{}", f.deadline_s));
   if (!(f.request_timeout_s > 0))
     return make_error(ErrorKind::usage, "--request-timeout", "seconds > 0", fmt::format("{}", f.request_timeout_s));
@@ -199,6 +201,18 @@ core::Result<RunPlan> plan_run(const BenchFlags& f) {
     if (auto st = set_load(p, std::nullopt, f.concurrency, f.burstiness); !st) return std::move(st).error();
   }
   return p;
+}
+
+std::string slo_missed(const RunSummary& s) {
+  std::string why;
+  if ((s.slo.ttft_s || s.slo.tpot_s || s.slo.e2e_s) && s.goodput.attainment_pct < 99)
+    why = fmt::format("goodput attainment {:.1f}% < 99% under {}", s.goodput.attainment_pct, s.slo.to_string());
+  if (s.slo.error_rate && s.measured > 0) {
+    const double rate = static_cast<double>(s.failed + s.not_sent) / static_cast<double>(s.measured);
+    if (rate > *s.slo.error_rate)
+      why += fmt::format("{}error rate {:.3g} > error_rate={:g}", why.empty() ? "" : "; ", rate, *s.slo.error_rate);
+  }
+  return why;
 }
 
 RunOutput execute(const RunPlan& plan) {

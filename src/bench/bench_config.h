@@ -35,6 +35,7 @@ struct BenchFlags {
   double scrape_interval_s = 5;
   int client_threads = 1;
   bool no_continuous_usage = false;
+  bool fail_on_slo = false;  // exit 1 when the run misses --slo (see slo_missed)
 };
 
 struct RunPlan {
@@ -59,6 +60,11 @@ struct RunOutput {
   RunMeta meta;
 };
 RunOutput execute(const RunPlan& plan);
+
+// --fail-on-slo: why the run misses its SLO ("attainment 93.0% < 99%", "error rate 0.05 > 0.01"),
+// or "" when it meets it. A latency objective is met when >= 99% of measured requests meet it
+// (the p99 reading of ttft=... / ttft_p99_s=..., core/slo.h).
+std::string slo_missed(const RunSummary& s);
 
 // "k=v,k=v" -> map; error names --config.
 core::Result<std::map<std::string, std::string>> parse_config(const std::string& text);

@@ -63,11 +63,11 @@ Command make_ab_command() {
   c.summary = "Compare two bench runs: bootstrap CIs per metric, no verdict unless one variable changed";
   c.example = "llmtriage ab runs/baseline runs/max-num-seqs-128   # trials: runs/a1,runs/a2 runs/b1,runs/b2";
   c.options = {
-      {"A", "", "baseline: a `bench --out` folder, or several comma-separated (trials of one configuration)", &o->a, "", true},
-      {"B", "", "candidate: the same for the changed configuration", &o->b, "", true},
+      {"A DIR", "", "baseline: a `bench --out` folder, or several comma-separated (trials of one configuration)", &o->a, "", true},
+      {"B DIR", "", "candidate: the same for the changed configuration", &o->b, "", true},
       {"--load-tolerance", "", "largest relative difference of realized rate that still compares", &o->load_tolerance},
       {"--allow-multi", "", "give verdicts even when the configs differ in more than one variable (warned)", &o->allow_multi},
-      {"--bootstrap-iterations", "", "bootstrap resamples per metric", &o->iterations},
+      {"--bootstrap-iterations", "", "bootstrap resamples per metric", &o->iterations, "", false, at_least(1)},
       {"--seed", "", "seed of the bootstrap (same seed, same intervals)", &o->seed},
   };
   c.run = [o](Context& ctx) { return run_ab(*o, ctx); };

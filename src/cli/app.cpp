@@ -1,121 +1,70 @@
 #include "cli/app.h"
 
 #include <CLI/CLI.hpp>
-#include <charconv>
-#include <cmath>
+#include <cstdlib>
 #include <exception>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 
+#include "cli/completion.h"
+#include "cli/option_values.h"
+#include "cli/suggest.h"
+#include "cli/version.h"
 #include "core/exit_code.h"
 
 namespace llmtriage::cli {
 namespace {
 
-std::string display_name(const std::string& flag) {
-  auto comma = flag.find(',');
-  return comma == std::string::npos ? flag : flag.substr(0, comma);
+constexpr const char* kExitCodesLine = "Exit codes: 0 healthy, 1 findings at warning or above, 2 usage or input error.";
+
+std::string joined_names(const FlagSpec& spec) {
+  std::string s;
+  for (const auto& n : spec.names) s += (s.empty() ? "" : ",") + n;
+  return s;
 }
 
-[[noreturn]] void bad_value(const std::string& flag, const char* expected, const std::string& found) {
-  throw CLI::ValidationError(display_name(flag),
-                             std::string("expected ") + expected + ", found '" + found + "'");
-}
+// The error of the value callback that threw, kept so that --json can print its parts.
+struct Pending {
+  std::optional<core::Error> error;
+};
 
-template <typename T>
-T parse_int(const std::string& flag, const std::string& s) {
-  T v{};
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) bad_value(flag, "an integer", s);
-  return v;
-}
-
-double parse_double(const std::string& flag, const std::string& s) {
-  // from_chars for double is in libstdc++ 11+.
-  double v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s == "inf" || s == "+inf") return INFINITY;
-  if (ec != std::errc() || p != s.data() + s.size() || std::isnan(v)) bad_value(flag, "a number", s);
-  return v;
-}
-
-bool parse_bool(const std::string& flag, const std::string& s) {
-  if (s == "1" || s == "true" || s == "yes" || s == "on" || s.empty()) return true;
-  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
-  bad_value(flag, "true or false", s);
-}
-
-std::string fmt_double(double v) {
-  std::ostringstream ss;
-  ss << v;
-  return ss.str();
-}
-
-std::string computed_default(const Target& t) {
-  return std::visit(
-      [](auto* p) -> std::string {
-        using P = std::remove_pointer_t<decltype(p)>;
-        if constexpr (std::is_same_v<P, bool>) return "";
-        else if constexpr (std::is_same_v<P, std::string>) return *p;
-        else if constexpr (std::is_same_v<P, int> || std::is_same_v<P, int64_t>) return std::to_string(*p);
-        else if constexpr (std::is_same_v<P, double>) return fmt_double(*p);
-        else if constexpr (std::is_same_v<P, std::optional<bool>>) return "";
-        else if constexpr (std::is_same_v<P, std::optional<int>> || std::is_same_v<P, std::optional<int64_t>>)
-          return *p ? std::to_string(**p) : "";
-        else if constexpr (std::is_same_v<P, std::optional<double>>) return *p ? fmt_double(**p) : "";
-        else if constexpr (std::is_same_v<P, std::optional<std::string>>) return *p ? **p : "";
-        else return "";
-      },
-      t);
-}
-
-bool is_flag(const Target& t) {
-  return std::holds_alternative<bool*>(t) || std::holds_alternative<std::optional<bool>*>(t);
-}
-
-void add_option(CLI::App& app, const Option& o) {
+void add_option(CLI::App& app, const Option& o, const std::shared_ptr<Pending>& pending) {
+  const FlagSpec spec = parse_flag_spec(o.flag);
+  const std::string names = joined_names(spec);
+  const std::string shown = spec.names.empty() ? o.flag : spec.names.front();
   CLI::Option* opt = nullptr;
-  const std::string flag = o.flag;
-  if (is_flag(o.target)) {
+  const bool onoff = std::holds_alternative<bool*>(o.target) || std::holds_alternative<std::optional<bool>*>(o.target);
+  if (onoff) {
     Target t = o.target;
     opt = app.add_flag_function(
-        flag, [t](int64_t count) {
+        names, [t](int64_t count) {
           if (auto* b = std::get_if<bool*>(&t)) **b = count > 0;
           else *std::get<std::optional<bool>*>(t) = count > 0;
         },
         o.help);
-  } else if (auto* vec = std::get_if<std::vector<std::string>*>(&o.target)) {
-    auto* v = *vec;
-    opt = app.add_option_function<std::vector<std::string>>(
-        flag, [v](const std::vector<std::string>& xs) { v->insert(v->end(), xs.begin(), xs.end()); },
-        o.help);
-    opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
   } else {
-    Target t = o.target;
-    opt = app.add_option_function<std::string>(
-        flag,
-        [t, flag](const std::string& s) {
-          std::visit(
-              [&](auto* p) {
-                using P = std::remove_pointer_t<decltype(p)>;
-                if constexpr (std::is_same_v<P, std::string>) *p = s;
-                else if constexpr (std::is_same_v<P, int>) *p = parse_int<int>(flag, s);
-                else if constexpr (std::is_same_v<P, int64_t>) *p = parse_int<int64_t>(flag, s);
-                else if constexpr (std::is_same_v<P, double>) *p = parse_double(flag, s);
-                else if constexpr (std::is_same_v<P, std::optional<int>>) *p = parse_int<int>(flag, s);
-                else if constexpr (std::is_same_v<P, std::optional<int64_t>>) *p = parse_int<int64_t>(flag, s);
-                else if constexpr (std::is_same_v<P, std::optional<double>>) *p = parse_double(flag, s);
-                else if constexpr (std::is_same_v<P, std::optional<std::string>>) *p = s;
-                else if constexpr (std::is_same_v<P, bool> || std::is_same_v<P, std::optional<bool>>)
-                  *p = parse_bool(flag, s);
-              },
-              t);
-        },
-        o.help);
+    Option copy = o;
+    auto assign = [copy, shown, pending](const std::string& s) {
+      if (auto st = assign_value(copy, shown, s); !st) {
+        pending->error = st.error();
+        throw CLI::ValidationError(st.error().message());
+      }
+    };
+    if (std::holds_alternative<std::vector<std::string>*>(o.target)) {
+      opt = app.add_option_function<std::vector<std::string>>(
+          names, [assign](const std::vector<std::string>& xs) { for (const auto& x : xs) assign(x); }, o.help);
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+    } else {
+      opt = app.add_option_function<std::string>(names, assign, o.help);
+    }
+    opt->type_name(value_type(o));
   }
   if (!o.env.empty()) opt->envname(o.env);
-  std::string def = o.default_shown.empty() ? computed_default(o.target) : o.default_shown;
-  if (!def.empty()) opt->default_str(def);
+  if (const std::string def = shown_default(o); !def.empty()) opt->default_str(def);
   if (o.required) opt->required();
 }
 
@@ -137,28 +86,108 @@ CLI::App* find_or_add(CLI::App& root, const std::string& path, const std::string
   return app;
 }
 
+bool truthy_env(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v) return false;
+  const std::string s = v;
+  return s == "1" || s == "true" || s == "yes" || s == "on";
+}
+
+// Prints an error as text on err, or as a JSON object on out (--json), and returns 2.
+int report_error(bool json, const std::string& command, const core::Error& e, std::ostream& out, std::ostream& err,
+                 const std::string& hint = {}) {
+  if (json) {
+    nlohmann::ordered_json j = {{"error", e.message()}, {"exit_code", core::kExitUsage}, {"kind", core::to_string(e.kind)}};
+    if (!command.empty()) j["command"] = command;
+    if (!e.where.empty()) j["where"] = e.where;
+    if (!e.expected.empty()) j["expected"] = e.expected;
+    if (!e.found.empty()) j["found"] = e.found;
+    if (!e.detail.empty()) j["detail"] = e.detail;
+    out << j.dump(2) << "\n";
+  } else {
+    err << "llmtriage" << (command.empty() ? "" : " " + command) << ": error: " << e.message() << "\n";
+    if (!hint.empty()) err << hint << "\n";
+  }
+  return core::kExitUsage;
+}
+
+// The command paths and their prefixes: "sim" -> {"run", "serve", "calibrate"}.
+std::map<std::string, std::vector<std::string>> command_tree(const std::vector<Command>& commands) {
+  std::map<std::string, std::vector<std::string>> tree;
+  for (const auto& c : commands) {
+    std::istringstream ss(c.path);
+    std::string word, prefix;
+    while (ss >> word) {
+      auto& kids = tree[prefix];
+      if (std::find(kids.begin(), kids.end(), word) == kids.end()) kids.push_back(word);
+      prefix += (prefix.empty() ? "" : " ") + word;
+    }
+  }
+  return tree;
+}
+
+// An unknown (sub)command word, found before CLI11 sees it (which would only say "A subcommand
+// is required"): the error names the word and the closest command.
+std::optional<core::Error> check_command_words(const std::vector<Command>& commands, int argc, const char* const* argv) {
+  const auto tree = command_tree(commands);
+  std::set<std::string> leaves;
+  for (const auto& c : commands) leaves.insert(c.path);
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string w = argv[i];
+    if (w.rfind("-", 0) == 0) return std::nullopt;
+    auto it = tree.find(path);
+    if (it == tree.end()) return std::nullopt;  // a leaf without children: the rest is its business
+    const auto& kids = it->second;
+    if (std::find(kids.begin(), kids.end(), w) != kids.end()) {
+      path += (path.empty() ? "" : " ") + w;
+      continue;
+    }
+    if (leaves.count(path)) return std::nullopt;  // "snapshot" is a leaf and a parent: a positional
+    std::string known;
+    for (const auto& k : kids) known += (known.empty() ? "" : ", ") + k;
+    return core::make_error(core::ErrorKind::usage, "", (path.empty() ? "a command (" : "a command of '" + path + "' (") + known + ")",
+                            "'" + w + "'" + did_you_mean(w, kids));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int fail(Context& ctx, const core::Error& error) {
-  ctx.err << "llmtriage " << ctx.command << ": error: " << error.message() << "\n";
-  return core::kExitUsage;
+  return report_error(ctx.json, ctx.command, error, ctx.out, ctx.err);
 }
 
 int run_app(std::vector<Command> commands, int argc, const char* const* argv, std::ostream& out,
             std::ostream& err) {
+  bool json_wanted = truthy_env("LLMTRIAGE_JSON");
+  for (int i = 1; i < argc; ++i) json_wanted = json_wanted || std::string(argv[i]) == "--json";
+
+  if (argc >= 2 && std::string(argv[1]) == "--completion") {
+    auto script = completion_script(commands, argc >= 3 ? argv[2] : "");
+    if (!script) return report_error(json_wanted, "", script.error(), out, err);
+    out << *script;
+    return core::kExitHealthy;
+  }
+  if (auto e = check_command_words(commands, argc, argv))
+    return report_error(json_wanted, "", *e, out, err, "Run 'llmtriage --help' for the commands.");
+
   CLI::App app{"llmtriage: find why an LLM inference service is out of memory, slow at the tail, "
                "or below its expected throughput, and what to change, one variable at a time.",
                "llmtriage"};
-  app.set_version_flag("--version", std::string("llmtriage ") + LLMTRIAGE_VERSION);
+  app.set_version_flag("--version", "llmtriage " + version_string());
+  app.add_option("--completion", "print a shell completion script: bash or zsh (source <(llmtriage --completion bash))")
+      ->type_name("NAME");
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 healthy, 1 findings at warning or above, 2 usage or input error.\n"
-             "Run 'llmtriage COMMAND --help' for a command's options and a worked example.");
+  app.footer(std::string(kExitCodesLine) +
+             "\nRun 'llmtriage COMMAND --help' for a command's options and a worked example; docs/cli.md has the grammar.");
 
   struct Leaf {
     CLI::App* app;
     Command* cmd;
     bool json = false;
   };
+  auto pending = std::make_shared<Pending>();
   std::vector<Leaf> leaves;
   leaves.reserve(commands.size());
   for (auto& c : commands) {
@@ -166,42 +195,58 @@ int run_app(std::vector<Command> commands, int argc, const char* const* argv, st
     leaves.push_back({sub, &c});
   }
   for (auto& leaf : leaves) {
-    for (const auto& o : leaf.cmd->options) add_option(*leaf.app, o);
+    for (const auto& o : leaf.cmd->options) add_option(*leaf.app, o, pending);
     leaf.app->add_flag("--json", leaf.json, "Print machine-readable JSON on stdout instead of the terminal report")
         ->envname("LLMTRIAGE_JSON");
-    leaf.app->footer("Example:\n  " + leaf.cmd->example +
-                     "\n\nExit codes: 0 healthy, 1 findings at warning or above, 2 usage or input error.");
+    leaf.app->footer("Example:\n  " + leaf.cmd->example + "\n\n" + kExitCodesLine);
   }
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    // Help of the deepest subcommand that was named.
-    CLI::App* target = &app;
-    for (;;) {
-      auto subs = target->get_subcommands();
-      if (subs.empty()) break;
-      target = subs.front();
-    }
-    out << target->help();
-    return core::kExitHealthy;
-  } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
-    return core::kExitHealthy;
-  } catch (const CLI::CallForVersion&) {
-    out << "llmtriage " << LLMTRIAGE_VERSION << "\n";
-    return core::kExitHealthy;
-  } catch (const CLI::ParseError& e) {
+  // The deepest subcommand that was named ("sim run"), once CLI11 has parsed.
+  auto named = [&]() {
     std::string where;
-    for (CLI::App* a = &app; a;) {
+    CLI::App* a = &app;
+    for (;;) {
       auto subs = a->get_subcommands();
       if (subs.empty()) break;
       a = subs.front();
       where += (where.empty() ? "" : " ") + a->get_name();
     }
-    err << "llmtriage" << (where.empty() ? "" : " " + where) << ": error: " << e.what() << "\n"
-        << "Run 'llmtriage" << (where.empty() ? "" : " " + where) << " --help' for usage.\n";
-    return core::kExitUsage;
+    return std::pair<CLI::App*, std::string>{a, where};
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << named().first->help();
+    return core::kExitHealthy;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return core::kExitHealthy;
+  } catch (const CLI::CallForVersion&) {
+    out << "llmtriage " << version_string() << "\n";
+    return core::kExitHealthy;
+  } catch (const CLI::ParseError& e) {
+    auto [leaf_app, where] = named();
+    const std::string hint = "Run 'llmtriage" + (where.empty() ? "" : " " + where) + " --help' for usage.";
+    if (pending->error) return report_error(json_wanted, where, *pending->error, out, err, hint);
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+      // Unknown flags: name each with the closest flag of the command.
+      std::vector<std::string> known{"--json", "--help"};
+      for (const auto& l : leaves)
+        if (l.app == leaf_app)
+          for (const auto& o : l.cmd->options)
+            for (const auto& n : parse_flag_spec(o.flag).names)
+              if (n.rfind("-", 0) == 0) known.push_back(n);
+      for (const auto& extra : app.remaining(true)) {
+        if (extra.rfind("-", 0) != 0) continue;
+        const std::string name = extra.substr(0, extra.find('='));
+        return report_error(json_wanted, where,
+                            core::make_error(core::ErrorKind::usage, name, "a flag of 'llmtriage " + where + "'",
+                                             "'" + name + "'" + did_you_mean(name, known)),
+                            out, err, hint);
+      }
+    }
+    return report_error(json_wanted, where, core::make_error(core::ErrorKind::usage, "", "", e.what()), out, err, hint);
   }
 
   for (auto& leaf : leaves) {
@@ -212,12 +257,11 @@ int run_app(std::vector<Command> commands, int argc, const char* const* argv, st
     try {
       return leaf.cmd->run(ctx);
     } catch (const std::exception& e) {
-      err << "llmtriage " << leaf.cmd->path << ": error: " << e.what() << "\n";
-      return core::kExitUsage;
+      return report_error(leaf.json, leaf.cmd->path, core::make_error(core::ErrorKind::internal, "", "", e.what()), out, err);
     }
   }
-  err << "llmtriage: error: expected a command, found none. Run 'llmtriage --help'.\n";
-  return core::kExitUsage;
+  return report_error(json_wanted, "", core::make_error(core::ErrorKind::usage, "llmtriage", "a command", "none"), out, err,
+                      "Run 'llmtriage --help'.");
 }
 
 }  // namespace llmtriage::cli

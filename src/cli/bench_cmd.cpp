@@ -59,6 +59,11 @@ int run_bench(bench::BenchFlags& f, Context& ctx) {
     return fail(ctx, core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests", "none completed",
                                       why));
   }
+  if (f.fail_on_slo)
+    if (const std::string why = bench::slo_missed(out.summary); !why.empty()) {
+      ctx.err << "llmtriage bench: SLO not met: " << why << "\n";
+      return core::kExitFindings;
+    }
   return out.summary.client_bound || out.summary.failed > 0 || out.summary.deadline_hit ? core::kExitFindings
                                                                                          : core::kExitHealthy;
 }
@@ -74,39 +79,40 @@ Command make_bench_command() {
       "llmtriage bench --endpoint http://127.0.0.1:8000 --model meta-llama/Llama-3.1-8B-Instruct --dataset random "
       "--input-len 512 --output-len 128 --num-requests 500 --rate 8 --slo ttft=500ms,tpot=50ms --out run1";
   c.options = {
-      {"--endpoint", "LLMTRIAGE_ENDPOINT", "base URL of the server (http:// or https://); /v1/... is appended", &f->endpoint, "", true},
-      {"--model", "LLMTRIAGE_MODEL", "model name to send (as the server lists it in /v1/models)", &f->model, "", true},
-      {"--api", "", "completions (token-id prompts, exact lengths) or chat (text prompts)", &f->api},
-      {"--dataset", "", "random, prefix (shared-prefix groups), sharegpt, jsonl", &f->dataset},
-      {"--dataset-path", "", "the ShareGPT JSON or prompts JSONL for --dataset sharegpt|jsonl", &f->dataset_path},
-      {"--replay", "", "request records to replay with their arrival times (any format `records summary` reads)", &f->replay},
-      {"--replay-speed", "", "replay time factor (2 = twice as fast)", &f->replay_speed},
-      {"--requests", "", "a request set frozen with --save-requests (same hash, same requests)", &f->requests_file},
-      {"--save-requests", "", "write the request set to this JSONL file", &f->save_requests},
-      {"--input-len", "", "prompt tokens per request (random/prefix)", &f->input_len},
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "base URL of the server (http:// or https://); /v1/... is appended", &f->endpoint, "", true},
+      {"--model NAME", "LLMTRIAGE_MODEL", "model name to send (as the server lists it in /v1/models)", &f->model, "", true},
+      {"--api NAME", "", "completions (token-id prompts, exact lengths) or chat (text prompts)", &f->api},
+      {"--dataset NAME", "", "random, prefix (shared-prefix groups), sharegpt, jsonl", &f->dataset},
+      {"--dataset-path FILE", "", "the ShareGPT JSON or prompts JSONL for --dataset sharegpt|jsonl", &f->dataset_path},
+      {"--replay FILE", "", "request records to replay with their arrival times (any format `records summary` reads)", &f->replay},
+      {"--replay-speed", "", "replay time factor (2 = twice as fast)", &f->replay_speed, "", false, kPositive},
+      {"--requests FILE", "", "a request set frozen with --save-requests (same hash, same requests)", &f->requests_file},
+      {"--save-requests FILE", "", "write the request set to this JSONL file", &f->save_requests},
+      {"--input-len", "", "prompt tokens per request (random/prefix)", &f->input_len, "", false, at_least(1)},
       {"--output-len", "", "output tokens per request, pinned with ignore_eos + min_tokens (0 = the dataset's own)", &f->output_len},
-      {"--range-ratio", "", "uniform jitter of the lengths as a fraction (0 = exact)", &f->range_ratio},
+      {"--range-ratio", "", "uniform jitter of the lengths as a fraction (0 = exact)", &f->range_ratio, "", false, between(0, 1)},
       {"--prefix-groups", "", "shared-prefix groups (--dataset prefix)", &f->prefix_groups},
       {"--prefix-len", "", "tokens of each group's shared prefix", &f->prefix_len},
-      {"--vocab-size", "", "token ids are drawn from [100, this)", &f->vocab_size},
+      {"--vocab-size", "", "token ids are drawn from [100, this)", &f->vocab_size, "", false, at_least(101)},
       {"--text-prompts", "", "send text prompts even on the completions API", &f->text_prompts},
-      {"--num-requests", "", "requests to send (warm-up included)", &f->num_requests},
+      {"--num-requests", "", "requests to send (warm-up included)", &f->num_requests, "", false, at_least(1)},
       {"--warmup", "", "the first N requests warm up and are left out of every statistic", &f->warmup},
-      {"--rate", "", "open loop: mean requests/s on an absolute schedule (inf = all at once)", &f->rate},
-      {"--burstiness", "", "gamma shape of inter-arrival times (1 = Poisson, < 1 burstier)", &f->burstiness},
-      {"--ramp-to", "", "open loop: the rate rises linearly from --rate to this over the run", &f->ramp_to},
-      {"--concurrency", "", "closed loop: keep this many requests in flight", &f->concurrency},
-      {"--max-concurrency", "", "open loop: cap on requests in flight (waits reported as client queue time)", &f->max_concurrency},
+      {"--rate", "", "open loop: mean requests/s on an absolute schedule (inf = all at once)", &f->rate, "", false, kRatePositive},
+      {"--burstiness", "", "gamma shape of inter-arrival times (1 = Poisson, < 1 burstier)", &f->burstiness, "", false, kPositive},
+      {"--ramp-to", "", "open loop: the rate rises linearly from --rate to this over the run", &f->ramp_to, "", false, kPositive},
+      {"--concurrency", "", "closed loop: keep this many requests in flight", &f->concurrency, "", false, at_least(1)},
+      {"--max-concurrency", "", "open loop: cap on requests in flight (waits reported as client queue time)", &f->max_concurrency, "", false, at_least(1)},
       {"--seed", "", "seed of the request set and the schedule", &f->seed},
-      {"--slo", "", "goodput SLO, e.g. ttft=500ms,tpot=50ms,e2e=10s", &f->slo},
-      {"--out", "", "folder for summary.json, records.jsonl, metrics.jsonl, report.txt, requests.jsonl", &f->out},
-      {"--api-key-file", "", "file holding the bearer token (default: $OPENAI_API_KEY); never printed", &f->api_key_file},
-      {"--deadline", "", "seconds after which the whole run stops, results kept", &f->deadline_s},
-      {"--request-timeout", "", "seconds without a byte (first or next) before a request fails", &f->request_timeout_s},
-      {"--scrape-interval", "", "seconds between /metrics scrapes during the run (0 = no scraping)", &f->scrape_interval_s},
-      {"--metrics-url", "", "where the server's /metrics is (default: endpoint + /metrics)", &f->metrics_url},
-      {"--config", "", "engine configuration to store with the results, k=v,k=v (for `llmtriage ab`)", &f->config},
-      {"--client-threads", "", "event-loop threads of the client", &f->client_threads},
+      {"--slo SLO", "", "goodput SLO, e.g. ttft=500ms,tpot=50ms,e2e=10s", &f->slo},
+      {"--fail-on-slo", "", "exit 1 when the run misses --slo (< 99% of requests meet it, or the error rate is above error_rate=)", &f->fail_on_slo},
+      {"--out,-o DIR", "", "folder for summary.json, records.jsonl, metrics.jsonl, report.txt, requests.jsonl", &f->out},
+      {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY); never printed", &f->api_key_file},
+      {"--deadline DURATION", "", "seconds after which the whole run stops, results kept", &f->deadline_s, "", false, kPositive},
+      {"--request-timeout DURATION", "", "seconds without a byte (first or next) before a request fails", &f->request_timeout_s, "", false, kPositive},
+      {"--scrape-interval DURATION", "", "seconds between /metrics scrapes during the run (0 = no scraping)", &f->scrape_interval_s},
+      {"--metrics-url URL", "", "where the server's /metrics is (default: endpoint + /metrics)", &f->metrics_url},
+      {"--config TEXT", "", "engine configuration to store with the results, k=v,k=v (for `llmtriage ab`)", &f->config},
+      {"--client-threads", "", "event-loop threads of the client", &f->client_threads, "", false, at_least(1)},
       {"--no-continuous-usage", "", "do not ask for per-chunk usage (servers that reject stream_options.continuous_usage_stats)", &f->no_continuous_usage},
   };
   c.run = [f](Context& ctx) { return run_bench(*f, ctx); };

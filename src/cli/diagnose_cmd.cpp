@@ -56,8 +56,8 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
 
   core::Progress progress("diagnose");
   const int total = [&] {
-    auto w = parse_duration_s(o.flags.window), i = parse_duration_s(o.flags.interval);
-    return w && i && *i > 0 ? static_cast<int>(*w / *i + 1e-9) + 1 : 0;
+    const double w = o.flags.window_s, i = o.flags.interval_s;
+    return i > 0 ? static_cast<int>(w / i + 1e-9) + 1 : 0;
   }();
   auto gathered = gather_inputs(o.flags, [&](const collect::Snapshot& s) {
     size_t ok = 0;
@@ -109,39 +109,39 @@ Command make_diagnose_command() {
       "  llmtriage diagnose --symptom tpot_high --log pasted.txt --engine-args \"OLLAMA_NUM_PARALLEL=4\" --model llama3:70b "
       "--gpu \"RTX 3090\"   # thin evidence: the most likely causes, ranked, each located or suspected";
   c.options = {
-      {"--endpoint", "LLMTRIAGE_ENDPOINT", "live: the server's base URL or /metrics URL; scraped over --window, the snapshot is kept", &f.endpoint},
-      {"--window", "", "live: how long to scrape (30s, 2m, 500ms)", &f.window},
-      {"--interval", "", "live: time between scrapes", &f.interval},
-      {"--dcgm", "LLMTRIAGE_DCGM", "live: a dcgm-exporter /metrics URL for GPU readings", &f.dcgm},
-      {"--api-key", "LLMTRIAGE_API_KEY", "live: bearer token for the endpoint; sent, never written", &f.api_key, "none"},
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "live: the server's base URL or /metrics URL; scraped over --window, the snapshot is kept", &f.endpoint},
+      {"--window DURATION", "", "live: how long to scrape (30s, 2m, 500ms)", &f.window_s, "", false, kLiveWindow},
+      {"--interval DURATION", "", "live: time between scrapes", &f.interval_s, "", false, kPositive},
+      {"--dcgm URL", "LLMTRIAGE_DCGM", "live: a dcgm-exporter /metrics URL for GPU readings", &f.dcgm},
+      {"--api-key TEXT", "LLMTRIAGE_API_KEY", "live: bearer token for the endpoint; sent, never written", &f.api_key, "none"},
       {"--no-local-gpu", "", "live: do not read this machine's GPUs (the server runs elsewhere)", &f.no_local_gpu},
-      {"--keep-snapshot", "", "live: where to keep the snapshot (default ./llmtriage-snapshot-<UTC time>.json)", &f.keep_snapshot},
-      {"--snapshot", "", "a snapshot file written by `llmtriage snapshot` (repeatable)", &f.snapshots},
-      {"--log", "", "an engine log: vLLM, SGLang, TGI, llama.cpp, Ollama; plain or gzip (repeatable)", &f.logs},
-      {"--records", "", "request records in any format `llmtriage records summary` reads (repeatable)", &f.records},
-      {"--bench", "", "a `llmtriage bench --out` folder: records, server scrapes, engine config (repeatable)", &f.benches},
-      {"--metrics-file", "", "a saved /metrics text (curl URL/metrics > m.txt; engine and/or DCGM series), one reading at the "
+      {"--keep-snapshot FILE", "", "live: where to keep the snapshot (default ./llmtriage-snapshot-<UTC time>.json)", &f.keep_snapshot},
+      {"--snapshot FILE", "", "a snapshot file written by `llmtriage snapshot` (repeatable)", &f.snapshots},
+      {"--log FILE", "", "an engine log: vLLM, SGLang, TGI, llama.cpp, Ollama; plain or gzip (repeatable)", &f.logs},
+      {"--records FILE", "", "request records in any format `llmtriage records summary` reads (repeatable)", &f.records},
+      {"--bench DIR", "", "a `llmtriage bench --out` folder: records, server scrapes, engine config (repeatable)", &f.benches},
+      {"--metrics-file FILE", "", "a saved /metrics text (curl URL/metrics > m.txt; engine and/or DCGM series), one reading at the "
                              "file's time; two files give rates (repeatable)", &f.metrics_files},
-      {"--gpu-file", "", "GPU readings saved from nvidia-smi --query-gpu ... --format=csv or dcgm-exporter (repeatable)", &f.gpu_files},
-      {"--engine-args", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line (\"vllm serve MODEL --max-model-len 32768 ...\")", &f.engine_args},
-      {"--model", "LLMTRIAGE_MODEL", "the served model (HF id or config.json path), for the ledger; inputs of another model are not used", &f.model},
-      {"--gpu", "LLMTRIAGE_GPU", "the GPU type (H100-SXM, A100-80GB, L40S, ...), for the ledger and the GPU's limits", &f.gpu},
-      {"--tp", "", "tensor-parallel size (overrides the engine arguments)", &f.tp},
-      {"--outputs", "", "sampled response texts: one per line, or JSONL with a text field (repeatable)", &f.outputs},
-      {"--baseline-snapshot", "", "a snapshot from a healthy period (the load layer compares against it)", &f.baseline_snapshots},
-      {"--baseline-log", "", "an engine log from a healthy period", &f.baseline_logs},
-      {"--baseline-records", "", "request records from a healthy period", &f.baseline_records},
-      {"--baseline-metrics-file", "", "a saved /metrics text from a healthy period (repeatable)", &f.baseline_metrics_files},
-      {"--baseline-bench", "", "a `llmtriage bench --out` folder from a healthy period or the benchmark", &f.baseline_benches},
-      {"--symptom", "", "what you see (repeatable): startup_oom, runtime_oom_or_preemption, ttft_spike, tpot_high, "
+      {"--gpu-file FILE", "", "GPU readings saved from nvidia-smi --query-gpu ... --format=csv or dcgm-exporter (repeatable)", &f.gpu_files},
+      {"--engine-args TEXT", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line (\"vllm serve MODEL --max-model-len 32768 ...\")", &f.engine_args},
+      {"--model NAME", "LLMTRIAGE_MODEL", "the served model (HF id or config.json path), for the ledger; inputs of another model are not used", &f.model},
+      {"--gpu NAME", "LLMTRIAGE_GPU", "the GPU type (H100-SXM, A100-80GB, L40S, ...), for the ledger and the GPU's limits", &f.gpu},
+      {"--tp", "", "tensor-parallel size (overrides the engine arguments)", &f.tp, "", false, at_least(1)},
+      {"--outputs FILE", "", "sampled response texts: one per line, or JSONL with a text field (repeatable)", &f.outputs},
+      {"--baseline-snapshot FILE", "", "a snapshot from a healthy period (the load layer compares against it)", &f.baseline_snapshots},
+      {"--baseline-log FILE", "", "an engine log from a healthy period", &f.baseline_logs},
+      {"--baseline-records FILE", "", "request records from a healthy period", &f.baseline_records},
+      {"--baseline-metrics-file FILE", "", "a saved /metrics text from a healthy period (repeatable)", &f.baseline_metrics_files},
+      {"--baseline-bench DIR", "", "a `llmtriage bench --out` folder from a healthy period or the benchmark", &f.baseline_benches},
+      {"--symptom NAME", "", "what you see (repeatable): startup_oom, runtime_oom_or_preemption, ttft_spike, tpot_high, "
                         "throughput_low, output_quality, timeout_or_stream_break; default: detected against --slo", &f.symptoms},
-      {"--slo", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1,e2e_p99_s=60,error_rate=0.01", &f.slo},
-      {"--thresholds", "", "a file of rule thresholds (`name = value` lines; docs/rules.md has the names)", &f.thresholds_file},
-      {"--observe", "", "a dashboard reading NAME=VALUE (repeatable; baseline_NAME for the healthy value; names in docs/rules.md)", &f.observe},
-      {"--observe-file", "", "dashboard readings, one NAME=VALUE per line ('#' comments)", &f.observe_files},
+      {"--slo SLO", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1,e2e_p99_s=60,error_rate=0.01", &f.slo},
+      {"--thresholds FILE", "", "a file of rule thresholds (`name = value` lines; docs/rules.md has the names)", &f.thresholds_file},
+      {"--observe TEXT", "", "a dashboard reading NAME=VALUE (repeatable; baseline_NAME for the healthy value; names in docs/rules.md)", &f.observe},
+      {"--observe-file FILE", "", "dashboard readings, one NAME=VALUE per line ('#' comments)", &f.observe_files},
       {"--no-what-if", "", "do not run simulator what-ifs to predict remedy effects (faster; effects qualitative)", &f.no_what_if},
       {"--markdown", "", "print the report as Markdown (for a ticket or post-mortem)", &o->markdown},
-      {"--color", "", "terminal colors and layer headings: auto (only on a TTY), always, never", &o->color},
+      {"--color NAME", "", "terminal colors and layer headings: auto (only on a TTY), always, never", &o->color},
   };
   c.run = [o](Context& ctx) { return run_diagnose(*o, ctx); };
   c.state = o;

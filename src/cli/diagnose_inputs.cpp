@@ -34,17 +34,14 @@ std::string default_snapshot_path() {
 
 core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const LiveProgress& progress,
                               diagnose::DiagnoseInput& in) {
-  auto window = parse_duration_s(f.window);
-  auto interval = parse_duration_s(f.interval);
-  if (!window) return core::make_error(core::ErrorKind::usage, "--window", "a duration like 30s, 2m, 500ms", f.window);
-  if (!interval || *interval <= 0)
-    return core::make_error(core::ErrorKind::usage, "--interval", "a positive duration like 5s", f.interval);
+  // Durations were checked (unit, bounds) when the flags were parsed (cli/option_values.h).
+  const double window = f.window_s, interval = f.interval_s;
   collect::LiveOptions lo;
   lo.endpoint = f.endpoint;
   lo.dcgm = f.dcgm;
   lo.api_key = f.api_key;
-  lo.window_s = *window;
-  lo.interval_s = std::min(*interval, std::max(*window, 0.001));
+  lo.window_s = window;
+  lo.interval_s = std::min(interval, std::max(window, 0.001));
   lo.capture.engine_args = f.engine_args;
   lo.capture.read_local_gpus = !f.no_local_gpu;
   const std::string path = f.keep_snapshot.empty() ? default_snapshot_path() : f.keep_snapshot;
@@ -80,7 +77,7 @@ core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const 
     }
   std::string url = snap->endpoint.empty() ? collect::redact_url_secrets(f.endpoint) : snap->endpoint;
   side.note(url, "endpoint", ok > 0,
-            ok > 0 ? fmt::format("{} of {} scrape(s) ok over {:g} s", ok, snap->scrapes.size(), *window)
+            ok > 0 ? fmt::format("{} of {} scrape(s) ok over {:g} s", ok, snap->scrapes.size(), window)
                    : fmt::format("no scrape succeeded ({}): endpoint down or not an inference server",
                                  why.empty() ? "no answer" : why));
   if (st) {
@@ -176,7 +173,7 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   if (auto st = parse_symptoms(f.symptoms, in.symptoms); !st) return std::move(st).error();
   if (auto st = apply_slo_and_thresholds(f.slo, f.thresholds_file, in.slo, in.thresholds); !st) return std::move(st).error();
   for (const auto& o : f.observe)
-    if (auto st = diagnose::add_observation(in.observations, o, "--observe"); !st) return std::move(st).error();
+    if (auto st = add_observation_suggesting(in.observations, o, "--observe"); !st) return std::move(st).error();
   in.what_if = !f.no_what_if;
   if (f.tp && *f.tp < 1) return core::make_error(core::ErrorKind::usage, "--tp", "an integer >= 1", std::to_string(*f.tp));
 
@@ -198,7 +195,7 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
       if (auto h = l.find('#'); h != std::string::npos) l = l.substr(0, h);
       l = trim(l);
       if (l.empty()) continue;
-      if (auto st = diagnose::add_observation(in.observations, l, path + ":" + std::to_string(i + 1)); !st)
+      if (auto st = add_observation_suggesting(in.observations, l, path + ":" + std::to_string(i + 1)); !st)
         return std::move(st).error();
       ++n;
     }

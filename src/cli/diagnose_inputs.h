@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/duration.h"  // parse_duration_s, used with these flags
 #include "collect/snapshot.h"
 #include "core/result.h"
 #include "diagnose/diagnose.h"
@@ -21,8 +20,8 @@ namespace llmtriage::cli {
 struct DiagnoseFlags {
   // Live.
   std::string endpoint;
-  std::string window = "30s";
-  std::string interval = "5s";
+  double window_s = 30;    // --window: a duration (docs/cli.md), seconds
+  double interval_s = 5;   // --interval
   std::string dcgm;
   std::string api_key;
   bool no_local_gpu = false;

@@ -101,10 +101,10 @@ Command make_drill_command() {
   c.summary = "Run a fault scenario end to end: simulated engine, load, snapshot, diagnosis, remedy, A/B";
   c.example = "llmtriage drill long-context-launch --out /tmp/drill   # scenarios: data/scenarios/ (llmtriage sim run --help)";
   c.options = {
-      {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/): deployment, traffic, faults and the diagnosis it must produce", &o->scenario, "", true},
+      {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/): deployment, traffic, faults and the diagnosis it must produce", &o->scenario, "", true},
       {"--time-scale", "", "virtual seconds per wall second for sim serve and the load (0: chosen so each run takes about --target-wall seconds)", &o->time_scale},
-      {"--target-wall", "", "with --time-scale 0: wall seconds one run should take", &o->target_wall_s},
-      {"--out", "", "folder for both runs (a/ and b/: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
+      {"--target-wall DURATION", "", "with --time-scale 0: wall time one run should take", &o->target_wall_s, "", false, kPositive},
+      {"--out,-o DIR", "", "folder for both runs (a/ and b/: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
       {"--no-remedy", "", "stop after the diagnosis (no second run)", &o->no_remedy},
   };
   c.run = [o](Context& ctx) -> int {

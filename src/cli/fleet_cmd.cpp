@@ -30,12 +30,12 @@ struct FleetFlags {
   std::string selector;
   std::string gpu_selector;
   std::string replica_label = "instance";
-  std::string window = "30m";
-  std::string step;
+  double window_s = 1800;  // durations, checked when parsed (docs/cli.md)
+  std::optional<double> step_s;
   std::string at;
-  std::string baseline_offset;
+  std::optional<double> baseline_offset_s;
   std::string baseline_end;
-  std::string timeout = "30s";
+  double timeout_s = 30;
   std::vector<std::string> symptoms;
   std::string slo;
   std::string thresholds_file;
@@ -77,15 +77,9 @@ double now_s() {
 int run_fleet(FleetFlags& f, Context& ctx) {
   if (f.prometheus.empty())
     return fail(ctx, core::make_error(core::ErrorKind::usage, "--prometheus", "the store's base URL (http://prometheus:9090)", "nothing"));
-  auto window = parse_duration_s(f.window);
-  if (!window || *window <= 0) return fail(ctx, core::make_error(core::ErrorKind::usage, "--window", "a duration like 30m, 1h, 90s", f.window));
-  std::optional<double> step;
-  if (!f.step.empty()) {
-    step = parse_duration_s(f.step);
-    if (!step || *step <= 0) return fail(ctx, core::make_error(core::ErrorKind::usage, "--step", "a duration like 15s, 1m", f.step));
-  }
-  auto timeout = parse_duration_s(f.timeout);
-  if (!timeout || *timeout <= 0) return fail(ctx, core::make_error(core::ErrorKind::usage, "--timeout", "a duration like 30s", f.timeout));
+  const double* window = &f.window_s;
+  const std::optional<double>& step = f.step_s;
+  const double* timeout = &f.timeout_s;
   double end = now_s();
   if (!f.at.empty()) {
     auto t = parse_time(f.at);
@@ -99,13 +93,10 @@ int run_fleet(FleetFlags& f, Context& ctx) {
   go.end_s = end;
   go.window_s = *window;
   go.step_s = step.value_or(0);
-  if (!f.baseline_offset.empty() && !f.baseline_end.empty())
+  if (f.baseline_offset_s && !f.baseline_end.empty())
     return fail(ctx, core::make_error(core::ErrorKind::usage, "--baseline-offset/--baseline-end", "one way to place the baseline", "both"));
-  if (!f.baseline_offset.empty()) {
-    auto off = parse_duration_s(f.baseline_offset);
-    if (!off || *off <= 0)
-      return fail(ctx, core::make_error(core::ErrorKind::usage, "--baseline-offset", "a duration like 7d, 1d, 1w", f.baseline_offset));
-    go.baseline_end_s = end - *off;
+  if (f.baseline_offset_s) {
+    go.baseline_end_s = end - *f.baseline_offset_s;
   } else if (!f.baseline_end.empty()) {
     auto t = parse_time(f.baseline_end);
     if (!t) return fail(ctx, core::make_error(core::ErrorKind::usage, "--baseline-end", "unix seconds or 2026-11-26T10:00:00Z", f.baseline_end));
@@ -164,22 +155,22 @@ Command make_fleet_command() {
       "  llmtriage fleet --prometheus https://thanos.example/ --prometheus-token-file token.txt --replica-label pod "
       "--at 2026-12-03T04:00:00Z --window 1h --json";
   c.options = {
-      {"--prometheus", "LLMTRIAGE_PROMETHEUS", "the store's base URL: Prometheus, Thanos, Mimir, VictoriaMetrics (HTTP API /api/v1)", &f->prometheus},
-      {"--prometheus-token-file", "", "file holding a bearer token for the store (else $LLMTRIAGE_PROMETHEUS_TOKEN); never printed", &f->token_file},
+      {"--prometheus URL", "LLMTRIAGE_PROMETHEUS", "the store's base URL: Prometheus, Thanos, Mimir, VictoriaMetrics (HTTP API /api/v1)", &f->prometheus},
+      {"--prometheus-token-file FILE", "", "file holding a bearer token for the store (else $LLMTRIAGE_PROMETHEUS_TOKEN); never printed", &f->token_file},
       {"--insecure", "", "https: do not verify the store's certificate", &f->insecure},
-      {"--selector", "", "label matchers for the engines' series, e.g. '{job=\"vllm\", namespace=\"prod\"}' (default: all)", &f->selector},
-      {"--gpu-selector", "", "label matchers for the DCGM series (default: all DCGM_FI_* series, joined to replicas by label or host)", &f->gpu_selector},
-      {"--replica-label", "", "the label that names a replica", &f->replica_label},
-      {"--window", "", "how far back from --at to look (30m, 1h, 2d)", &f->window},
-      {"--step", "", "resolution of the range queries (default: window / 60, at most 240 steps)", &f->step},
-      {"--at", "", "end of the window: unix seconds or 2026-12-03T10:00:00Z (default: now)", &f->at},
-      {"--baseline-offset", "", "compare with the same window this long before (7d = last week at the same hour)", &f->baseline_offset},
-      {"--baseline-end", "", "or: end of the baseline window (same length as --window)", &f->baseline_end},
-      {"--timeout", "", "per query: the store's limit and ours", &f->timeout},
-      {"--symptom", "", "what you see (repeatable; as in diagnose); default: detected per replica against --slo", &f->symptoms},
-      {"--slo", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1", &f->slo},
-      {"--thresholds", "", "a file of rule thresholds (`name = value`; docs/rules.md, incl. the fleet.* ones)", &f->thresholds_file},
-      {"--out", "", "also write the JSON report to this file (atomically)", &f->out},
+      {"--selector TEXT", "", "label matchers for the engines' series, e.g. '{job=\"vllm\", namespace=\"prod\"}' (default: all)", &f->selector},
+      {"--gpu-selector TEXT", "", "label matchers for the DCGM series (default: all DCGM_FI_* series, joined to replicas by label or host)", &f->gpu_selector},
+      {"--replica-label NAME", "", "the label that names a replica", &f->replica_label},
+      {"--window DURATION", "", "how far back from --at to look (30m, 1h, 2d)", &f->window_s, "", false, kPositive},
+      {"--step DURATION", "", "resolution of the range queries (default: window / 60, at most 240 steps)", &f->step_s, "", false, kPositive},
+      {"--at TEXT", "", "end of the window: unix seconds or 2026-12-03T10:00:00Z (default: now)", &f->at},
+      {"--baseline-offset DURATION", "", "compare with the same window this long before (7d = last week at the same hour)", &f->baseline_offset_s, "", false, kPositive},
+      {"--baseline-end TEXT", "", "or: end of the baseline window (same length as --window)", &f->baseline_end},
+      {"--timeout DURATION", "", "per query: the store's limit and ours", &f->timeout_s, "", false, kPositive},
+      {"--symptom NAME", "", "what you see (repeatable; as in diagnose); default: detected per replica against --slo", &f->symptoms},
+      {"--slo SLO", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1", &f->slo},
+      {"--thresholds FILE", "", "a file of rule thresholds (`name = value`; docs/rules.md, incl. the fleet.* ones)", &f->thresholds_file},
+      {"--out,-o FILE", "", "also write the JSON report to this file (atomically)", &f->out},
   };
   c.run = [f](Context& ctx) { return run_fleet(*f, ctx); };
   c.state = f;

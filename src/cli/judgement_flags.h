@@ -9,6 +9,10 @@
 
 namespace llmtriage::cli {
 
+// diagnose::add_observation, with the closest known name suggested for an unknown one
+// ("--observe wating=40": did you mean 'waiting'?).
+core::Status add_observation_suggesting(diagnose::Observations& obs, const std::string& assignment, const std::string& where);
+
 // Appends the named symptoms (each once) to `out`.
 core::Status parse_symptoms(const std::vector<std::string>& names, std::vector<diagnose::Symptom>& out);
 // Applies --slo (when not empty) and the --thresholds file (when not empty).

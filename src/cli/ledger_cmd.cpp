@@ -109,15 +109,17 @@ core::Status read_config(const std::string& path, Gathered& g) {
     for (auto& c : key) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     const std::string& v = kv[i].second;
     const std::string where = line_of[i] ? path + ":" + std::to_string(line_of[i]) : path;
-    auto num = [&](auto& dst) -> core::Status {
+    // The same refusals as the flags (cli/option_values.h): no negatives, no nan/inf, no zero where
+    // zero means nothing ("num_gpus: 0" was read as one GPU).
+    auto num = [&](auto& dst, double min = 0) -> core::Status {
       try {
         size_t used = 0;
         double d = std::stod(v, &used);
-        if (used != v.size()) throw std::invalid_argument(v);
+        if (used != v.size() || !std::isfinite(d) || d < min) throw std::invalid_argument(v);
         using T = typename std::remove_reference_t<decltype(dst)>::value_type;
         dst = static_cast<T>(d);
       } catch (const std::exception&) {
-        return core::make_error(core::ErrorKind::input, where + " " + key, "a number", v);
+        return core::make_error(core::ErrorKind::input, where + " " + key, fmt::format("a number >= {:g}", min), v);
       }
       return core::ok_status();
     };
@@ -128,8 +130,8 @@ core::Status read_config(const std::string& path, Gathered& g) {
     else if (key == "engine-version") g.engine_version = v;
     else if (key == "engine-args") g.engine_args = v;
     else if (key == "gpu-mem-gib") st = num(g.gpu_mem_gib);
-    else if (key == "num-gpus") st = num(g.num_gpus);
-    else if (key == "typical-len") st = num(g.typical_len);
+    else if (key == "num-gpus") st = num(g.num_gpus, 1);
+    else if (key == "typical-len") st = num(g.typical_len, 1);
     else if (key == "min-concurrency") st = num(g.min_concurrency);
     else {
       auto applied = ingest::apply_engine_flag(g.settings, key, v, where);
@@ -349,30 +351,30 @@ Command make_ledger_command() {
       "--typical-len 3000\n  llmtriage ledger --gpu H100 --engine-args \"vllm serve Qwen/Qwen3-32B --max-model-len 32k\"\n"
       "  llmtriage ledger --model google/gemma-2-9b-it --gpu H100 --from-log vllm.log";
   c.options = {
-      {"--model", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model},
-      {"--gpu", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, 'NVIDIA H100 80GB HBM3', ...)", &o->gpu},
-      {"--gpu-mem-gib", "LLMTRIAGE_GPU_MEM_GIB", "GPU capacity in GiB as torch reports it (overrides the catalog; for GPUs not in it)", &o->gpu_mem_gib},
-      {"--num-gpus", "", "GPUs for the deployment; TP defaults to this / (PP x DP)", &o->num_gpus},
-      {"--engine", "", "memory accounting: vllm (V1), vllm-v0, sglang, tgi", &o->engine, "vllm"},
-      {"--engine-version", "", "engine version where the accounting changed (e.g. 0.19.0; default: newest)", &o->engine_version},
-      {"--engine-args", "", "a whole engine command line: \"vllm serve MODEL --tensor-parallel-size 2 ...\" (flags override it)", &o->engine_args},
-      {"--tensor-parallel-size,--tp", "", "tensor-parallel size", &o->tp, "1"},
-      {"--pipeline-parallel-size,--pp", "", "pipeline-parallel size", &o->pp, "1"},
-      {"--data-parallel-size", "", "data-parallel replicas", &o->dp, "1"},
-      {"--gpu-memory-utilization", "", "fraction of GPU memory vLLM may use, (0, 1]", &o->util, "0.9"},
-      {"--mem-fraction-static", "", "SGLang: fraction for weights + KV pool, (0, 1] (default by TP size)", &o->mem_fraction},
-      {"--max-model-len", "", "max prompt + output tokens per sequence (default: the model's context)", &o->max_model_len},
-      {"--max-num-seqs", "", "max sequences per step (default: the engine's; sizes the sampler profile)", &o->max_num_seqs},
-      {"--max-num-batched-tokens", "", "token budget per step (default: the engine's; sizes the activation profile)", &o->max_num_batched_tokens},
-      {"--block-size", "", "tokens per KV block (default 16; SGLang page size 1)", &o->block_size},
-      {"--kv-cache-dtype", "", "KV cache dtype: auto, fp8, fp8_e4m3, fp8_e5m2", &o->kv_cache_dtype, "auto"},
-      {"--dtype", "", "compute dtype: auto, bfloat16, float16, float32", &o->dtype, "auto"},
-      {"--quantization", "", "weight quantization if the checkpoint's config does not say (fp8, awq, gptq, ...)", &o->quantization},
+      {"--model NAME", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model},
+      {"--gpu NAME", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, 'NVIDIA H100 80GB HBM3', ...)", &o->gpu},
+      {"--gpu-mem-gib", "LLMTRIAGE_GPU_MEM_GIB", "GPU capacity in GiB as torch reports it (overrides the catalog; for GPUs not in it)", &o->gpu_mem_gib, "", false, kPositive},
+      {"--num-gpus", "", "GPUs for the deployment; TP defaults to this / (PP x DP)", &o->num_gpus, "", false, at_least(1)},
+      {"--engine NAME", "", "memory accounting: vllm (V1), vllm-v0, sglang, tgi", &o->engine, "vllm"},
+      {"--engine-version NAME", "", "engine version where the accounting changed (e.g. 0.19.0; default: newest)", &o->engine_version},
+      {"--engine-args TEXT", "", "a whole engine command line: \"vllm serve MODEL --tensor-parallel-size 2 ...\" (flags override it)", &o->engine_args},
+      {"--tensor-parallel-size,--tp", "", "tensor-parallel size", &o->tp, "1", false, at_least(1)},
+      {"--pipeline-parallel-size,--pp", "", "pipeline-parallel size", &o->pp, "1", false, at_least(1)},
+      {"--data-parallel-size", "", "data-parallel replicas", &o->dp, "1", false, at_least(1)},
+      {"--gpu-memory-utilization", "", "fraction of GPU memory vLLM may use, (0, 1]", &o->util, "0.9", false, Bounds{0, true, 1}},
+      {"--mem-fraction-static", "", "SGLang: fraction for weights + KV pool, (0, 1] (default by TP size)", &o->mem_fraction, "", false, Bounds{0, true, 1}},
+      {"--max-model-len", "", "max prompt + output tokens per sequence (default: the model's context)", &o->max_model_len, "", false, at_least(1)},
+      {"--max-num-seqs", "", "max sequences per step (default: the engine's; sizes the sampler profile)", &o->max_num_seqs, "", false, at_least(1)},
+      {"--max-num-batched-tokens", "", "token budget per step (default: the engine's; sizes the activation profile)", &o->max_num_batched_tokens, "", false, at_least(1)},
+      {"--block-size", "", "tokens per KV block (default 16; SGLang page size 1)", &o->block_size, "", false, at_least(1)},
+      {"--kv-cache-dtype NAME", "", "KV cache dtype: auto, fp8, fp8_e4m3, fp8_e5m2", &o->kv_cache_dtype, "auto"},
+      {"--dtype NAME", "", "compute dtype: auto, bfloat16, float16, float32", &o->dtype, "auto"},
+      {"--quantization NAME", "", "weight quantization if the checkpoint's config does not say (fp8, awq, gptq, ...)", &o->quantization},
       {"--enforce-eager", "", "no CUDA graphs", &o->enforce_eager},
-      {"--typical-len", "", "typical prompt + output tokens, for the concurrency at realistic lengths", &o->typical_len},
+      {"--typical-len", "", "typical prompt + output tokens, for the concurrency at realistic lengths", &o->typical_len, "", false, at_least(1)},
       {"--min-concurrency", "", "low_concurrency below this many typical sequences", &o->min_concurrency, "4"},
-      {"--config", "LLMTRIAGE_LEDGER_CONFIG", "settings file: JSON or 'key: value' lines with these flag names", &o->config},
-      {"--from-log", "", "vLLM/SGLang startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
+      {"--config FILE", "LLMTRIAGE_LEDGER_CONFIG", "settings file: JSON or 'key: value' lines with these flag names", &o->config},
+      {"--from-log FILE", "", "vLLM/SGLang startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
   };
   // llama.cpp / Ollama (--engine llamacpp|ollama; --model FILE.gguf): the engine's own settings.
   c.options.insert(c.options.end(), {

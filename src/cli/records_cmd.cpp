@@ -9,6 +9,8 @@
 
 #include "cli/command.h"
 #include "core/exit_code.h"
+#include "core/text_escape.h"
+#include "core/units.h"
 #include "ingest/records.h"
 #include "ingest/records_summary.h"
 
@@ -50,7 +52,7 @@ core::Result<Loaded> load(const std::string& path, const RecordsOpts& o, const c
   if (r->records.empty()) {
     std::string why = r->issues.empty() ? "no records"
                                          : fmt::format("no usable records; line {}: {} {}", r->issues[0].line,
-                                                       r->issues[0].kind, r->issues[0].detail);
+                                                       r->issues[0].kind, core::printable(r->issues[0].detail));
     return core::make_error(core::ErrorKind::input, path, "request records (" + std::string(ingest::to_string(r->format)) + ")",
                             why, "pass --format and, for tables, --columns field=column,...");
   }
@@ -59,7 +61,7 @@ core::Result<Loaded> load(const std::string& path, const RecordsOpts& o, const c
     for (const auto& x : r->issues)  // the first rejected line, not an accepted oddity
       if (x.kind != "number_as_string" && x.kind != "invalid_utf8" && x.kind != "upstream_retries") { i = x; break; }
     return core::make_error(core::ErrorKind::input, fmt::format("{}:{}", path, i.line), "well-formed records (--strict)",
-                            i.kind + " " + i.detail, fmt::format("{} bad lines in all", r->records_bad));
+                            i.kind + " " + core::printable(i.detail), fmt::format("{} bad lines in all", r->records_bad));
   }
   Loaded l;
   l.read = std::move(r).value();
@@ -120,11 +122,13 @@ nlohmann::json summary_json(const std::string& path, const Loaded& l) {
   return j;
 }
 
-std::string fmt_dist(const char* name, const ingest::Distribution& d, const char* unit, double scale) {
+// One row of quantiles: token counts whole ("3000"), durations each in its own readable unit
+// ("688 ms", "16.9 s"), never in exponent notation.
+std::string fmt_dist(const char* name, const ingest::Distribution& d, bool seconds) {
   if (d.stats.count == 0) return fmt::format("  {:<14} not in this source\n", name);
-  return fmt::format("  {:<14} n={:<7} p50 {:>9.4g}  p90 {:>9.4g}  p99 {:>9.4g}  max {:>9.4g} {}\n", name,
-                     d.stats.count, d.stats.p50 * scale, d.stats.p90 * scale, d.stats.p99 * scale,
-                     d.stats.max * scale, unit);
+  auto v = [&](double x) { return seconds ? core::format_duration_s(x) : core::format_number(x); };
+  return fmt::format("  {:<14} n={:<7} p50 {:>9}  p90 {:>9}  p99 {:>9}  max {:>9}{}\n", name, d.stats.count,
+                     v(d.stats.p50), v(d.stats.p90), v(d.stats.p99), v(d.stats.max), seconds ? "" : " tokens");
 }
 
 std::string histogram_line(const ingest::Distribution& d) {
@@ -135,29 +139,32 @@ std::string histogram_line(const ingest::Distribution& d) {
   for (auto c : d.histogram.counts) mx = std::max(mx, c);
   std::string bar;
   for (auto c : d.histogram.counts) bar += blocks[c == 0 ? 0 : 1 + (c * 7) / mx];
-  return fmt::format("                 [{:.4g} {} {:.4g}]\n", d.histogram.edges.front(), bar, d.histogram.edges.back());
+  return fmt::format("                 [{} {} {}]\n", core::format_number(d.histogram.edges.front()), bar,
+                     core::format_number(d.histogram.edges.back()));
 }
 
 void print_summary(std::ostream& out, const std::string& path, const Loaded& l) {
   const auto& s = l.summary;
   const auto& r = l.read;
-  out << fmt::format("{} ({}): {} requests, {} ok, {} errors\n", path, ingest::to_string(r.format), s.requests,
+  out << fmt::format("{} ({}): {} requests, {} ok, {} errors\n", core::printable(path), ingest::to_string(r.format), s.requests,
                      s.ok, s.errors);
   if (s.arrival_known && s.mean_rate_rps)
-    out << fmt::format("  arrivals       {:.4g} req/s over {:.4g} s (inter-arrival CV {:.2f}; 1 = Poisson)\n",
-                       *s.mean_rate_rps, s.duration_s, s.interarrival_cv.value_or(0));
+    out << fmt::format("  arrivals       {} req/s over {} (inter-arrival CV {:.2f}; 1 = Poisson)\n",
+                       core::format_number(*s.mean_rate_rps), core::format_duration_s(s.duration_s),
+                       s.interarrival_cv.value_or(0));
   else if (!s.arrival_known)
     out << "  arrivals       not in this source (no per-request times)\n";
-  out << fmt_dist("input_tokens", s.input_tokens, "tokens", 1) << histogram_line(s.input_tokens);
-  out << fmt_dist("output_tokens", s.output_tokens, "tokens", 1) << histogram_line(s.output_tokens);
-  out << fmt_dist("ttft", s.ttft_s, "ms", 1e3);
-  out << fmt_dist("tpot", s.tpot_s, "ms", 1e3);
-  out << fmt_dist(s.itl_level == "chunk" ? "itl (chunk)" : "itl", s.itl_s, "ms", 1e3);
-  out << fmt_dist("e2e", s.e2e_s, "ms", 1e3);
-  for (const auto& [k, v] : s.errors_by_category) out << fmt::format("  error          {} × {}\n", k, v);
+  out << fmt_dist("input_tokens", s.input_tokens, false) << histogram_line(s.input_tokens);
+  out << fmt_dist("output_tokens", s.output_tokens, false) << histogram_line(s.output_tokens);
+  out << fmt_dist("ttft", s.ttft_s, true);
+  out << fmt_dist("tpot", s.tpot_s, true);
+  out << fmt_dist(s.itl_level == "chunk" ? "itl (chunk)" : "itl", s.itl_s, true);
+  out << fmt_dist("e2e", s.e2e_s, true);
+  // Categories and sampling values come from the input: escaped when quoted back.
+  for (const auto& [k, v] : s.errors_by_category) out << fmt::format("  error          {} × {}\n", core::printable(k), v);
   for (const auto& [p, mix] : s.sampling) {
     std::string line;
-    for (const auto& [val, n] : mix) line += fmt::format("{}{}={}", line.empty() ? "" : ", ", val, n);
+    for (const auto& [val, n] : mix) line += fmt::format("{}{}={}", line.empty() ? "" : ", ", core::printable(val), n);
     out << fmt::format("  {:<14} {}\n", p, line);
   }
   if (!r.unavailable.empty()) {
@@ -169,7 +176,7 @@ void print_summary(std::ostream& out, const std::string& path, const Loaded& l) 
     std::string kinds;
     for (const auto& [k, n] : r.bad_input) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);
     out << fmt::format("  input          {} lines, {} rejected ({})\n", r.lines_total, r.records_bad, kinds);
-    for (const auto& i : r.issues) out << fmt::format("    line {}: {} {}\n", i.line, i.kind, i.detail);
+    for (const auto& i : r.issues) out << fmt::format("    line {}: {} {}\n", i.line, i.kind, core::printable(i.detail));
   }
   if (r.read_error) out << "  read error     " << r.read_error->message() << "\n";
 }
@@ -216,7 +223,7 @@ int run_records_summary(RecordsOpts& o, Context& ctx) {
       print_summary(ctx.out, o.baseline, *base);
       ctx.out << "\nwhat changed (baseline → now):\n";
       if (cmp->findings.empty()) ctx.out << "  nothing beyond sampling noise (KS at 1%, quantile ratios within 0.8–1.25)\n";
-      for (const auto& f : cmp->findings) ctx.out << "  " << f << "\n";
+      for (const auto& f : cmp->findings) ctx.out << "  " << core::printable(f) << "\n";
     }
   }
   return cmp && cmp->any_change() ? core::kExitFindings : core::kExitHealthy;
@@ -236,11 +243,11 @@ Command make_records_summary_command() {
       "  # a CSV with its own column names and units:\n"
       "  llmtriage records summary reqs.csv --columns arrival_s=ts_ms*0.001,input_tokens=prompt_len,ttft_s=ttft_ms*0.001";
   c.options = {
-      {"FILE", "", "records to summarize (JSONL, JSON, CSV; .gz read directly)", &o->file, "", true},
-      {"--baseline", "", "records of a known-good period or benchmark to compare against", &o->baseline},
-      {"--format", "", "auto, llmtriage, vllm, sglang, aiperf, genai-perf, nginx, envoy, csv, jsonl", &o->format},
-      {"--columns", "", "column map for csv/jsonl: field=column[*factor],... (factor converts units, e.g. ms*0.001)", &o->columns},
-      {"--window-s", "", "arrival-rate window in seconds (0 = duration/20)", &o->window_s},
+      {"FILE FILE", "", "records to summarize (JSONL, JSON, CSV; .gz read directly)", &o->file, "", true},
+      {"--baseline FILE", "", "records of a known-good period or benchmark to compare against", &o->baseline},
+      {"--records-format,--format NAME", "", "(--format: the old spelling, still accepted) auto, llmtriage, vllm, sglang, aiperf, genai-perf, nginx, envoy, csv, jsonl", &o->format},
+      {"--columns TEXT", "", "column map for csv/jsonl: field=column[*factor],... (factor converts units, e.g. ms*0.001)", &o->columns},
+      {"--window-s DURATION", "", "arrival-rate window in seconds (0 = duration/20)", &o->window_s},
       {"--strict", "", "fail (exit 2) on the first malformed record instead of counting it", &o->strict},
   };
   c.run = [o](Context& ctx) { return run_records_summary(*o, ctx); };

@@ -62,19 +62,19 @@ Command make_rules_command() {
       "llmtriage rules --engine vllm --selector '{job=\"vllm\"}' --slo ttft_p99_s=2,tpot_p99_s=0.1 "
       "--out /etc/prometheus/rules/llmtriage.yml && promtool check rules /etc/prometheus/rules/llmtriage.yml";
   c.options = {
-      {"--engine", "", "metric names: vllm (V1, 0.9.2+), vllm-v0 (V0 and V1 before 0.9.2: gpu_cache_usage_perc, ...), sglang",
+      {"--engine NAME", "", "metric names: vllm (V1, 0.9.2+), vllm-v0 (V0 and V1 before 0.9.2: gpu_cache_usage_perc, ...), sglang",
        &o->engine},
-      {"--selector", "", "label matchers scoping every expression, target labels only: '{job=\"vllm\"}'", &o->selector},
-      {"--gpu-selector", "", "label matchers for the dcgm-exporter series (GPU alerts)", &o->gpu_selector,
+      {"--selector TEXT", "", "label matchers scoping every expression, target labels only: '{job=\"vllm\"}'", &o->selector},
+      {"--gpu-selector TEXT", "", "label matchers for the dcgm-exporter series (GPU alerts)", &o->gpu_selector,
        "same as --selector"},
-      {"--for", "", "how long a condition must hold before an alert fires (Prometheus duration: 30s, 5m, 1h)",
+      {"--for DURATION", "", "how long a condition must hold before an alert fires (Prometheus duration: 30s, 5m, 1h)",
        &o->for_duration},
-      {"--rate-window", "", "range of rate() and avg_over_time(); scrape interval x 4 at least", &o->rate_window},
-      {"--replica-label", "", "the label that tells replicas apart (instance, pod, ...)", &o->replica_label},
-      {"--thresholds", "", "a file of rule thresholds (`name = value` lines; docs/rules.md has the names)",
+      {"--rate-window DURATION", "", "range of rate() and avg_over_time(); scrape interval x 4 at least", &o->rate_window, "", false, kPositive},
+      {"--replica-label NAME", "", "the label that tells replicas apart (instance, pod, ...)", &o->replica_label},
+      {"--thresholds FILE", "", "a file of rule thresholds (`name = value` lines; docs/rules.md has the names)",
        &o->thresholds_file},
-      {"--slo", "", "SLO the symptom alerts use, e.g. ttft_p99_s=2,tpot_p99_s=0.1,error_rate=0.01", &o->slo},
-      {"--out", "", "write the rule file here (atomically) instead of stdout", &o->out},
+      {"--slo SLO", "", "SLO the symptom alerts use, e.g. ttft_p99_s=2,tpot_p99_s=0.1,error_rate=0.01", &o->slo},
+      {"--out,-o FILE", "", "write the rule file here (atomically) instead of stdout", &o->out},
   };
   c.run = [o](Context& ctx) { return run_rules(*o, ctx); };
   c.state = o;

@@ -54,27 +54,27 @@ Command make_sim_serve_command() {
       "llmtriage sim serve --model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --port 8000 --admin   "
       "# then: curl localhost:8000/v1/completions -d '{\"prompt\":\"hi\",\"max_tokens\":16}'";
   c.options = {
-      {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/): its deployment, engine and fault timeline; flags override", &o->scenario},
+      {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/): its deployment, engine and fault timeline; flags override", &o->scenario},
   };
   for (auto& opt : sim_engine_options(o->eng, "max prompt + max_tokens per request; longer requests get HTTP 400 with vLLM's message"))
     c.options.push_back(std::move(opt));
   c.options.insert(c.options.end(), {
-      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1) behind the router", &o->eng.replicas, "1"},
-      {"--router", "", "least-outstanding, round-robin, prefix-affinity, random (default: the scenario's, else least-outstanding)", &o->router},
-      {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
-      {"--host", "", "address to bind (loopback by default; 0.0.0.0 exposes the server to the network)", &o->host},
-      {"--port", "", "TCP port (0: any free port; the URL is printed on stdout)", &o->port},
-      {"--time-scale", "", "virtual seconds per wall second (2 = the simulated engine runs twice as fast as real time)", &o->time_scale},
-      {"--served-model-name", "", "model name clients must use (default: --model)", &o->served_model_name},
-      {"--metrics-style", "", "/metrics names: vllm (V1) or sglang", &o->metrics_style},
+      {"--replicas", "", "engine replicas (data-parallel engines: `engine` label 0..N-1) behind the router", &o->eng.replicas, "1", false, at_least(1)},
+      {"--router NAME", "", "least-outstanding, round-robin, prefix-affinity, random (default: the scenario's, else least-outstanding)", &o->router},
+      {"--calibration FILE", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
+      {"--host NAME", "", "address to bind (loopback by default; 0.0.0.0 exposes the server to the network)", &o->host},
+      {"--port", "", "TCP port (0: any free port; the URL is printed on stdout)", &o->port, "", false, between(0, 65535)},
+      {"--time-scale", "", "virtual seconds per wall second (2 = the simulated engine runs twice as fast as real time)", &o->time_scale, "", false, kPositive},
+      {"--served-model-name NAME", "", "model name clients must use (default: --model)", &o->served_model_name},
+      {"--metrics-style NAME", "", "/metrics names: vllm (V1) or sglang", &o->metrics_style},
       {"--admin", "", "enable POST /admin/fault (loopback clients only) to switch faults while running", &o->admin},
       {"--max-waiting", "", "shed new requests while this many wait (0: never shed)", &o->max_waiting},
-      {"--shed-status", "", "HTTP status of a shed request: 503 or 429", &o->shed_status},
-      {"--threads", "", "HTTP event-loop threads (the engine runs on one more thread)", &o->threads},
-      {"--log-file", "", "write the engine log (vLLM format) and access lines here instead of stderr", &o->log_file},
+      {"--shed-status", "", "HTTP status of a shed request: 503 or 429", &o->shed_status, "", false, between(100, 599)},
+      {"--threads", "", "HTTP event-loop threads (the engine runs on one more thread)", &o->threads, "", false, at_least(1)},
+      {"--log-file FILE", "", "write the engine log (vLLM format) and access lines here instead of stderr", &o->log_file},
       {"--no-access-log", "", "do not log one line per HTTP request", &o->no_access_log},
-      {"--log-interval", "", "virtual seconds between periodic stats lines (vLLM: 10)", &o->log_interval},
-      {"--records", "", "append one request record per request to this JSONL (llmtriage.request.v1; id = the client's X-Request-Id; wall-clock TTFT/E2E as the server saw them)", &o->records},
+      {"--log-interval DURATION", "", "virtual seconds between periodic stats lines (vLLM: 10)", &o->log_interval, "", false, kPositive},
+      {"--records-out,--records FILE", "", "(--records: the old spelling, still accepted) append one request record per request to this JSONL (llmtriage.request.v1; id = the client's X-Request-Id; wall-clock TTFT/E2E as the server saw them)", &o->records},
   });
   c.run = [o](Context& ctx) -> int {
     if (!(o->time_scale > 0) || o->time_scale > 1e6) return fail(ctx, usage("--time-scale", "a number in (0, 1e6]", std::to_string(o->time_scale)));

@@ -169,19 +169,19 @@ Command make_sim_calibrate_command() {
   std::string fit_names;
   for (const auto& p : sim::fit_params()) fit_names += (fit_names.empty() ? "" : ", ") + p.name;
   c.options = {
-      {"--records", "", "request records of the measured run, any format `llmtriage records summary` reads", &o->records, "", true},
-      {"--records-format", "", "auto, llmtriage, vllm, sglang, aiperf, genai-perf, nginx, envoy, csv, jsonl", &o->records_format},
-      {"--columns", "", "column map for csv/jsonl records: field=column[*factor],... (e.g. ttft_s=ttft_ms*0.001)", &o->columns},
+      {"--records FILE", "", "request records of the measured run, any format `llmtriage records summary` reads", &o->records, "", true},
+      {"--records-format NAME", "", "auto, llmtriage, vllm, sglang, aiperf, genai-perf, nginx, envoy, csv, jsonl", &o->records_format},
+      {"--columns TEXT", "", "column map for csv/jsonl records: field=column[*factor],... (e.g. ttft_s=ttft_ms*0.001)", &o->columns},
   };
   for (auto& opt : sim_engine_options(o->eng, "max prompt + output tokens per request, as the measured server had it"))
     c.options.push_back(std::move(opt));
   c.options.insert(c.options.end(), {
-      {"--replicas", "", "engine replicas the measured traffic was spread over (round-robin)", &o->eng.replicas, "1"},
-      {"--calibration", "", "starting calibration JSON (the factors not fitted keep its values)", &o->calibration},
-      {"--fit", "", "factors to fit, comma-separated: " + fit_names, &o->fit},
-      {"--max-simulations", "", "search budget in simulations (each replays every record)", &o->max_simulations},
-      {"--concurrency", "", "records without arrival times: replay closed-loop at this many requests in flight", &o->concurrency},
-      {"--out", "", "write the fitted calibration JSON here (atomic); loadable by sim run --calibration", &o->out},
+      {"--replicas", "", "engine replicas the measured traffic was spread over (round-robin)", &o->eng.replicas, "1", false, at_least(1)},
+      {"--calibration FILE", "", "starting calibration JSON (the factors not fitted keep its values)", &o->calibration},
+      {"--fit LIST", "", "factors to fit, comma-separated: " + fit_names, &o->fit},
+      {"--max-simulations", "", "search budget in simulations (each replays every record)", &o->max_simulations, "", false, at_least(1)},
+      {"--concurrency", "", "records without arrival times: replay closed-loop at this many requests in flight", &o->concurrency, "", false, at_least(1)},
+      {"--out,-o FILE", "", "write the fitted calibration JSON here (atomic); loadable by sim run --calibration", &o->out},
   });
   c.run = [o](Context& ctx) { return run_calibrate(*o, ctx); };
   c.state = o;

@@ -92,25 +92,25 @@ Command make_sim_run_command() {
       "llmtriage sim run --model meta-llama/Llama-3.1-8B-Instruct --gpu H100 --input-len 1000 --output-len 200 "
       "--rate 8 --num-requests 500 --json   # or: llmtriage sim run preemption-storm";
   c.options = {
-      {"SCENARIO", "", "a scenario file or bundled name (data/scenarios/); flags below override its fields", &o->scenario},
+      {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/); flags below override its fields", &o->scenario},
   };
   for (auto& opt : sim_engine_options(o->eng, "max prompt + output tokens per request (longer requests are rejected with HTTP 400)"))
     c.options.push_back(std::move(opt));
   c.options.insert(c.options.end(), {
-      {"--replicas", "", "engine replicas behind the router", &o->eng.replicas, "1"},
-      {"--router", "", "round-robin, least-outstanding, prefix-affinity, random", &o->router, "round-robin"},
-      {"--input-len", "", "prompt tokens per request (fixed)", &o->input_len, "512"},
+      {"--replicas", "", "engine replicas behind the router", &o->eng.replicas, "1", false, at_least(1)},
+      {"--router NAME", "", "round-robin, least-outstanding, prefix-affinity, random", &o->router, "round-robin"},
+      {"--input-len", "", "prompt tokens per request (fixed)", &o->input_len, "512", false, at_least(1)},
       {"--output-len", "", "generated tokens per request (fixed, ignore_eos)", &o->output_len, "128"},
-      {"--rate", "", "Poisson arrival rate, requests/s; 'inf' sends all at time 0 (offline throughput)", &o->rate, "1"},
-      {"--burstiness", "", "gamma shape of inter-arrivals (1 = Poisson, < 1 burstier)", &o->burstiness},
-      {"--concurrency", "", "closed loop: keep this many requests in flight (instead of --rate)", &o->concurrency},
-      {"--num-requests", "", "requests to send", &o->num_requests, "100"},
+      {"--rate", "", "Poisson arrival rate, requests/s; 'inf' sends all at time 0 (offline throughput)", &o->rate, "1", false, kRatePositive},
+      {"--burstiness", "", "gamma shape of inter-arrivals (1 = Poisson, < 1 burstier)", &o->burstiness, "", false, kPositive},
+      {"--concurrency", "", "closed loop: keep this many requests in flight (instead of --rate)", &o->concurrency, "", false, at_least(1)},
+      {"--num-requests", "", "requests to send", &o->num_requests, "100", false, at_least(1)},
       {"--prefix-groups", "", "shared-prefix groups (system prompts) requests are spread over", &o->prefix_groups},
       {"--shared-prefix-len", "", "tokens of the shared prefix in each group", &o->shared_prefix_len},
       {"--seed", "", "workload seed (same seed, same requests, same result)", &o->seed, "0"},
-      {"--trace", "", "replay request records (JSONL: arrival_s, input_tokens, output_tokens) instead of generating load", &o->trace},
-      {"--calibration", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
-      {"--out", "", "folder for records.jsonl, engine_samples.jsonl, engine.log, events.jsonl, summary.json", &o->out},
+      {"--trace FILE", "", "replay request records (JSONL: arrival_s, input_tokens, output_tokens) instead of generating load", &o->trace},
+      {"--calibration FILE", "", "JSON file overriding cost-model constants (docs/sim.md)", &o->calibration},
+      {"--out,-o DIR", "", "folder for records.jsonl, engine_samples.jsonl, engine.log, events.jsonl, summary.json", &o->out},
   });
   c.run = [o](Context& ctx) -> int {
     sim::Scenario s;

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "cli/duration.h"
 #include "collect/capture.h"
 #include "collect/snapshot_render.h"
 #include "core/exit_code.h"
@@ -17,8 +16,8 @@ namespace {
 struct SnapOpts {
   std::string endpoint;
   std::string dcgm;
-  std::string window = "30s";
-  std::string interval = "5s";
+  double window_s = 30;  // durations, checked when parsed
+  double interval_s = 5;
   std::string engine_args;
   std::string out;
   std::vector<std::string> metrics_files;
@@ -57,11 +56,8 @@ int run_snapshot(SnapOpts& o, Context& ctx) {
   if (!o.metrics_files.empty()) {
     snap = collect::snapshot_from_files(o.metrics_files, copt);
   } else {
-    auto window = parse_duration_s(o.window, DurationUnits::up_to_hours);
-    auto interval = parse_duration_s(o.interval, DurationUnits::up_to_hours);
-    if (!window) return fail(ctx, core::make_error(core::ErrorKind::usage, "--window", "a duration like 30s, 2m, 500ms", o.window));
-    if (!interval || *interval <= 0)
-      return fail(ctx, core::make_error(core::ErrorKind::usage, "--interval", "a positive duration like 5s", o.interval));
+    const double* window = &o.window_s;
+    const double* interval = &o.interval_s;
     collect::LiveOptions lo;
     lo.endpoint = o.endpoint;
     lo.dcgm = o.dcgm;
@@ -118,17 +114,17 @@ Command make_snapshot_command() {
       "--engine-args \"--model meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192\" --out snap.json\n"
       "  llmtriage snapshot --metrics-file before.prom --metrics-file after.prom --out snap.json";
   c.options = {
-      {"--endpoint", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://)", &o->endpoint},
-      {"--metrics-file", "", "a saved /metrics exposition (curl .../metrics > m.prom); repeat, in time order, instead of --endpoint", &o->metrics_files},
-      {"--dcgm", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
-      {"--window", "", "how long to scrape (30s, 2m, 500ms; 0 = one scrape)", &o->window},
-      {"--interval", "", "time between scrapes", &o->interval},
-      {"--engine-args", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line, stored with secrets redacted", &o->engine_args},
-      {"--engine", "", "engine instead of detecting it: vllm, vllm-v0, sglang, tgi, llamacpp, trtllm", &o->engine},
-      {"--api-key", "LLMTRIAGE_API_KEY", "bearer token for the endpoint; sent, never written", &o->api_key, "none"},
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://)", &o->endpoint},
+      {"--metrics-file FILE", "", "a saved /metrics exposition (curl .../metrics > m.prom); repeat, in time order, instead of --endpoint", &o->metrics_files},
+      {"--dcgm URL", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
+      {"--window DURATION", "", "how long to scrape (30s, 2m, 500ms; 0 = one scrape)", &o->window_s, "", false, kLiveWindow},
+      {"--interval DURATION", "", "time between scrapes", &o->interval_s, "", false, kPositive},
+      {"--engine-args TEXT", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line, stored with secrets redacted", &o->engine_args},
+      {"--engine NAME", "", "engine instead of detecting it: vllm, vllm-v0, sglang, tgi, llamacpp, trtllm", &o->engine},
+      {"--api-key TEXT", "LLMTRIAGE_API_KEY", "bearer token for the endpoint; sent, never written", &o->api_key, "none"},
       {"--strict", "", "a malformed exposition line is an error instead of being skipped and counted", &o->strict},
       {"--no-local-gpu", "", "do not read this machine's GPUs (the server runs elsewhere)", &o->no_local_gpu},
-      {"--out,-o", "", "the snapshot file to write (atomically; rewritten after every scrape)", &o->out},
+      {"--out,-o FILE", "", "the snapshot file to write (atomically; rewritten after every scrape)", &o->out},
   };
   c.run = [o](Context& ctx) { return run_snapshot(*o, ctx); };
   c.state = o;
@@ -141,7 +137,7 @@ Command make_snapshot_show_command() {
   c.path = "snapshot show";
   c.summary = "print a snapshot: the state of every indicator, layer by layer";
   c.example = "llmtriage snapshot show snap.json";
-  c.options = {{"FILE", "", "a snapshot written by 'llmtriage snapshot'", file.get(), "", true}};
+  c.options = {{"FILE FILE", "", "a snapshot written by 'llmtriage snapshot'", file.get(), "", true}};
   c.run = [file](Context& ctx) {
     auto s = collect::read_snapshot(*file);
     if (!s) return fail(ctx, s.error());

@@ -127,3 +127,50 @@ TEST(BenchCli, CapacityFindsAConcurrency) {
   auto noslo = run("capacity --endpoint " + srv.base_url() + " --model ok");
   EXPECT_EQ(noslo.code, 2);
 }
+
+TEST(BenchCli, CapacityAgainstNothingListeningEndsWithExit2AndSaysWhy) {
+  // Halved the load 1 -> 0.5 -> 0.25 ... for hours, silently. Now: the first trial that completes
+  // nothing ends the search.
+  auto r = run("capacity --endpoint http://127.0.0.1:1 --model m --num-requests 5 --slo ttft=1s --scrape-interval 0");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("http://127.0.0.1:1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("none of 5 completed at load 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("refused"), std::string::npos) << r.out;
+  auto j = run("capacity --endpoint http://127.0.0.1:1 --model m --num-requests 5 --slo ttft=1s --scrape-interval 0 --json");
+  EXPECT_EQ(j.code, 2);
+  auto e = nlohmann::json::parse(j.out.substr(j.out.find('{')), nullptr, false);
+  ASSERT_TRUE(e.is_object()) << j.out;
+  EXPECT_EQ(e["exit_code"], 2);
+}
+
+TEST(BenchCli, CapacityNeverTriesMoreConcurrencyThanTheRequestsAndPrintsEveryTrial) {
+  Fake srv;
+  auto r = run("capacity --endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 2 --num-requests 6 "
+               "--by concurrency --start 1 --trials 1 --max-points 8 --slo e2e=10s --scrape-interval 0 --json");
+  auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  for (const auto& p : j["curve"]) EXPECT_LE(p["load"].get<double>(), 6) << r.out;
+  EXPECT_EQ(j["capacity"], 6);
+  EXPECT_TRUE(j["at_max_load"].get<bool>());
+  EXPECT_NE(j["notes"].dump().find("the most 6 requests per trial can exercise"), std::string::npos) << j["notes"];
+  // stderr is not a terminal here: one line per trial, with an ETA.
+  EXPECT_NE(r.out.find("capacity: load 1 concurrent requests, trial 1/1: attainment 100.0%"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ETA <= "), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, CapacitySaysWhenTheSloIsOutOfReachAndFailOnSloExits1) {
+  Fake srv(5);  // 5 ms between tokens: TPOT ~5 ms at any load
+  const std::string common = "--endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 4 --num-requests 3 "
+                             "--scrape-interval 0 ";
+  auto r = run("capacity " + common + "--by rate --start 1 --trials 1 --slo tpot=1ms");
+  EXPECT_EQ(r.code, 0) << r.out;  // an answer, not a failure, unless --fail-on-slo
+  EXPECT_NE(r.out.find("out of reach: TPOT floor"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("> SLO 1 ms"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("requests barely overlap"), std::string::npos) << r.out;
+  auto f = run("capacity " + common + "--by rate --start 1 --trials 1 --slo tpot=1ms --fail-on-slo");
+  EXPECT_EQ(f.code, 1) << f.out;
+  auto b = run("bench " + common + "--concurrency 1 --slo tpot_p99_s=0.001 --fail-on-slo");
+  EXPECT_EQ(b.code, 1) << b.out;
+  EXPECT_NE(b.out.find("SLO not met: goodput attainment 0.0% < 99%"), std::string::npos) << b.out;
+  EXPECT_EQ(run("bench " + common + "--concurrency 1 --fail-on-slo").code, 2);  // nothing to judge by
+}

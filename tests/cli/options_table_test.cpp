@@ -3,22 +3,18 @@
 // every option has help, every command has a summary and a worked example.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/option_values.h"
 
 using llmtriage::cli::all_commands;
 
 namespace {
-std::vector<std::string> names_of(const std::string& flag) {
-  std::vector<std::string> out;
-  std::stringstream ss(flag);
-  std::string part;
-  while (std::getline(ss, part, ',')) out.push_back(part);
-  return out;
-}
+std::vector<std::string> names_of(const std::string& flag) { return llmtriage::cli::parse_flag_spec(flag).names; }
 }  // namespace
 
 TEST(OptionsTable, NoDuplicateFlagsOrEnvVarsWithinACommand) {
@@ -62,4 +58,49 @@ TEST(OptionsTable, EveryCommandHasSummaryExampleAndHelp) {
     EXPECT_TRUE(static_cast<bool>(cmd.run)) << cmd.path;
     for (const auto& o : cmd.options) EXPECT_FALSE(o.help.empty()) << cmd.path << " " << o.flag;
   }
+}
+
+// Typed help: every value names its type (NUMBER, DURATION, SLO, FILE, DIR, URL, NAME, LIST,
+// TEXT); a string or list option declares it (TEXT only on purpose, for free text).
+TEST(OptionsTable, EveryValueDeclaresItsType) {
+  for (const auto& cmd : all_commands()) {
+    for (const auto& o : cmd.options) {
+      const auto spec = llmtriage::cli::parse_flag_spec(o.flag);
+      const std::string type = llmtriage::cli::value_type(o);  // throws on an unknown type name
+      const bool text_target = std::holds_alternative<std::string*>(o.target) ||
+                               std::holds_alternative<std::optional<std::string>*>(o.target) ||
+                               std::holds_alternative<std::vector<std::string>*>(o.target);
+      if (text_target) EXPECT_FALSE(spec.type.empty()) << cmd.path << " " << o.flag << ": declare its type";
+    }
+  }
+}
+
+// One spelling per meaning: a flag name means the same type of value in every command
+// (--out is a FILE or a DIR, never a NUMBER), and durations are DURATION wherever they appear.
+TEST(OptionsTable, OneTypePerFlagNameAcrossCommands) {
+  std::map<std::string, std::string> seen;  // flag -> type
+  const std::set<std::string> file_or_dir{"FILE", "DIR"};
+  for (const auto& cmd : all_commands())
+    for (const auto& o : cmd.options)
+      for (const auto& n : names_of(o.flag)) {
+        const std::string type = llmtriage::cli::value_type(o);
+        auto [it, inserted] = seen.emplace(n, type);
+        // --config: ledger's is a settings file, bench's the same settings inline (k=v,k=v).
+        if (!inserted && it->second != type && n != "--config")
+          EXPECT_TRUE(file_or_dir.count(it->second) && file_or_dir.count(type))
+              << n << " is " << it->second << " in one command and " << type << " in " << cmd.path;
+      }
+  for (const char* d : {"--window", "--interval", "--deadline", "--request-timeout", "--scrape-interval", "--timeout",
+                        "--step", "--baseline-offset", "--budget"})
+    if (seen.count(d)) EXPECT_EQ(seen[d], "DURATION") << d;
+  EXPECT_EQ(seen["--slo"], "SLO");
+}
+
+TEST(OptionsTable, OutHasTheShortNameOEverywhere) {
+  for (const auto& cmd : all_commands())
+    for (const auto& o : cmd.options) {
+      const auto names = names_of(o.flag);
+      if (std::find(names.begin(), names.end(), "--out") != names.end())
+        EXPECT_NE(std::find(names.begin(), names.end(), "-o"), names.end()) << cmd.path;
+    }
 }
