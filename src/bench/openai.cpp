@@ -72,6 +72,22 @@ void scan_usage(std::string_view obj, ChunkInfo& c) {
   }
 }
 
+void scan_timings(std::string_view obj, ChunkInfo& c) {
+  json::ObjectScanner sc(obj);
+  std::string_view k;
+  json::Value v;
+  while (sc.next(k, v)) {
+    if (v.type != json::Type::number) continue;
+    auto d = json::to_number(v);
+    if (!d || !(*d >= 0)) continue;
+    if (k == "prompt_ms") c.prompt_ms = *d;
+    else if (k == "predicted_ms") c.predicted_ms = *d;
+    else if (k == "prompt_n") c.prompt_n = static_cast<int64_t>(*d);
+    else if (k == "cache_n") c.cache_n = static_cast<int64_t>(*d);
+    else if (k == "predicted_n") c.predicted_n = static_cast<int64_t>(*d);
+  }
+}
+
 }  // namespace
 
 ChunkInfo parse_chunk(std::string_view data) {
@@ -91,6 +107,8 @@ ChunkInfo parse_chunk(std::string_view data) {
       }
     } else if (k == "usage" && v.type == json::Type::object) {
       scan_usage(v.raw, c);
+    } else if (k == "timings" && v.type == json::Type::object) {
+      scan_timings(v.raw, c);
     } else if (k == "error") {
       c.error = true;
       if (v.type == json::Type::object) {

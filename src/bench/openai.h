@@ -37,6 +37,11 @@ struct ChunkInfo {
   std::string error_message;  // its message (first 200 bytes)
   std::optional<int64_t> completion_tokens;  // usage.completion_tokens (cumulative)
   std::optional<int64_t> prompt_tokens;
+  // llama.cpp's "timings" (server clock, tools/server/server-task.cpp): prompt_ms is prompt
+  // evaluation of this task (after it got a slot), predicted_ms the generation; cache_n prompt
+  // tokens reused from the slot's cache.
+  std::optional<double> prompt_ms, predicted_ms;
+  std::optional<int64_t> prompt_n, cache_n, predicted_n;
 };
 ChunkInfo parse_chunk(std::string_view data);
 

@@ -57,6 +57,9 @@ std::string to_jsonl_line(const BenchRecord& r) {
   if (r.end_s) s += fmt::format(",\"done_s\":{}", *r.end_s);
   if (r.server_completion_tokens) s += fmt::format(",\"server_output_tokens\":{}", *r.server_completion_tokens);
   s += fmt::format(",\"client_output_tokens\":{}", r.client_tokens());
+  if (r.server_prompt_s) s += fmt::format(",\"server_prompt_ms\":{}", *r.server_prompt_s * 1e3);
+  if (r.server_predicted_s) s += fmt::format(",\"server_predicted_ms\":{}", *r.server_predicted_s * 1e3);
+  if (r.server_cached_tokens) s += fmt::format(",\"server_cached_tokens\":{}", *r.server_cached_tokens);
   if (!r.set_id.empty() && r.set_id != std::to_string(r.index))
     s += ",\"set_id\":" + nlohmann::json(r.set_id).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   s += '}';

@@ -35,6 +35,9 @@ struct BenchRecord {
   bool ignore_eos = false;
   std::optional<int64_t> server_prompt_tokens;      // usage.prompt_tokens
   std::optional<int64_t> server_completion_tokens;  // usage.completion_tokens
+  // The server's own clock for this request (llama.cpp "timings"), to check ours against.
+  std::optional<double> server_prompt_s, server_predicted_s;
+  std::optional<int64_t> server_cached_tokens;
   std::string model;
 
   bool ok() const { return error_category.empty() && send_s && end_s; }
@@ -48,6 +51,13 @@ struct BenchRecord {
   std::optional<double> ttft_s() const;
   std::optional<double> tpot_s() const;  // undefined when n_out <= 1
   std::optional<double> e2e_s() const;
+  // Client TTFT minus the server's prompt time: the queue for a slot, HTTP, tokenization and the
+  // network -- everything the client waited for that was not prompt evaluation.
+  std::optional<double> ttft_outside_server_s() const {
+    auto t = ttft_s();
+    if (!t || !server_prompt_s) return std::nullopt;
+    return *t - *server_prompt_s;
+  }
   double dispatch_lag_s() const { return send_s ? *send_s - released_s : 0; }
   double queue_s() const { return std::max(0.0, released_s - scheduled_s); }
 };

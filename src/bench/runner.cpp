@@ -150,17 +150,25 @@ void launch_locked(State& st, size_t i, std::optional<Tp> released) {
     }
     if (c.prompt_tokens) rec.server_prompt_tokens = c.prompt_tokens;
     if (c.completion_tokens) rec.server_completion_tokens = c.completion_tokens;
+    if (c.prompt_ms) rec.server_prompt_s = *c.prompt_ms / 1e3;
+    if (c.predicted_ms) rec.server_predicted_s = *c.predicted_ms / 1e3;
+    if (c.cache_n) rec.server_cached_tokens = c.cache_n;
+    // Tokens in this chunk: the difference of cumulative usage when every chunk carries it (vLLM
+    // continuous_usage_stats), else one per content chunk (llama.cpp streams one token per chunk).
+    // Usage on a chunk without content, once counting is by chunks, is the closing summary (llama.cpp's
+    // last chunk: empty text, finish_reason, usage, timings): not a token arrival.
     int64_t k = 0;
-    if (c.has_choices && c.completion_tokens) {
+    if (c.has_choices && c.completion_tokens && (s->all_exact || c.has_content)) {
       k = *c.completion_tokens - s->last_completion;
-      s->last_completion = *c.completion_tokens;
     } else if (c.has_content) {
       k = 1;
       s->all_exact = false;
     }
     if (c.has_content || k > 0) {
+      k = std::max<int64_t>(0, k);
+      s->last_completion += k;
       rec.chunk_s.push_back(st.rel(arrived));
-      rec.chunk_tokens.push_back(static_cast<int32_t>(std::max<int64_t>(0, k)));
+      rec.chunk_tokens.push_back(static_cast<int32_t>(k));
     }
   };
   h.on_done = [s, &st, i](const net::Outcome& out) { on_finished(st, i, out, *s); };

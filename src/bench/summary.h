@@ -41,9 +41,14 @@ struct Goodput {
 };
 
 struct RunSummary {
-  int64_t total = 0, warmup = 0, measured = 0, completed = 0, failed = 0, not_sent = 0;
+  // cut: in flight when the run itself ended (Ctrl-C, --deadline): neither a success nor a
+  // failure; with not_sent, left out of every rate and share (the run is partial).
+  int64_t total = 0, warmup = 0, measured = 0, completed = 0, failed = 0, not_sent = 0, cut = 0;
   std::map<std::string, int64_t> errors_by_category;
   core::Summary ttft_s, tpot_s, itl_token_s, itl_chunk_s, e2e_s, queue_s, dispatch_lag_s;
+  // Against the server's own clock (llama.cpp timings): client TTFT - server prompt time per
+  // request (slot queue + HTTP + network + client), and how many requests carried timings.
+  core::Summary ttft_outside_server_s;
   int64_t itl_token_unavailable = 0;  // completed requests whose per-chunk token counts are unknown
   double duration_s = 0;              // last completion - first send (measured requests)
   double request_throughput = 0, output_throughput = 0, total_throughput = 0;  // per second

@@ -85,13 +85,13 @@ void add_snapshot(EvidenceSide& side, const collect::Snapshot& snap, const std::
   for (auto& e : ev.engine_samples) side.metric_samples.push_back(std::move(e));
   for (auto& g : ev.gpu_samples) side.ev.gpu_samples.push_back(std::move(g));
   side.deployment_from(ev.deployment);
-  if (snap.engine_settings) merge_settings(side.from_snapshots, *snap.engine_settings);
+  // The engine's arguments, and what the server says of itself (llama.cpp /props: slots, context).
+  if (snap.engine_settings || snap.server) merge_settings(side.from_snapshots, ev.deployment.settings);
   std::map<std::pair<std::string, std::string>, std::pair<size_t, std::string>> failures;  // (kind, source) -> (n, first)
   std::vector<std::pair<std::string, std::string>> order;
   for (auto& n : ev.inputs) {
     const bool endpoint_part = n.kind == "metrics" || n.kind == "version" || n.kind == "models" || n.kind == "time";
     if (live && (n.kind == "snapshot" || endpoint_part)) continue;
-    if (n.ok || !endpoint_part) {
     if (n.kind == "gpu" && !n.ok && snap.gpu_source == "none") {
       // No GPU on the machine that captured is a gap in the evidence, not a broken input: said
       // once, short, on its Inputs line (no stderr warning); the details stay in the snapshot.
@@ -102,6 +102,7 @@ void add_snapshot(EvidenceSide& side, const collect::Snapshot& snap, const std::
                                     "; details: llmtriage snapshot show " + path});
       continue;
     }
+    if (n.ok || !endpoint_part) {
       side.note(n.source, n.kind, n.ok, n.note);
       continue;
     }

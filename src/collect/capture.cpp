@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "collect/llamacpp_server.h"
 #include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -203,6 +204,7 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
 
   // Version and served models, once. Not every server has them: a failure is only a note.
   const std::string base = base_of(*mu);
+  nlohmann::json models_body;
   for (const char* path : {"/version", "/v1/models"}) {
     std::string url = base + path;
     auto r = get(url);
@@ -216,6 +218,7 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
     }
     auto j = nlohmann::json::parse(r->body, nullptr, false);
     if (j.is_discarded()) continue;
+    if (models) models_body = j;
     if (!models) {
       if (j.is_object() && j.contains("version") && j["version"].is_string()) s.engine_version = j["version"];
     } else if (j.is_object() && j.contains("data") && j["data"].is_array()) {
@@ -229,6 +232,31 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
           mi.max_model_len = m["max_model_len"].get<int64_t>();
         s.models.push_back(mi);
       }
+    }
+  }
+
+  // llama.cpp: /props (slots, per-slot context) once, /slots with every scrape. Its /metrics has no
+  // capacity and no KV gauge, so these are the only way to judge the queue against the slots.
+  bool llamacpp = o.capture.engine == core::EngineKind::llamacpp ||
+                  std::any_of(s.models.begin(), s.models.end(), [](const ModelInfo& m) { return m.owned_by == "llamacpp"; });
+  bool read_slots = false;
+  if (llamacpp) {
+    const std::string url = base + "/props";
+    auto r = get(url);
+    if (r && r->status < 400) {
+      auto p = parse_llamacpp_props(r->body, redact_url_secrets(url));
+      if (p) {
+        merge_llamacpp_models_meta(models_body, *p);
+        s.server = std::move(*p);
+        read_slots = true;
+      } else {
+        record_failure("props", url, p.error());
+      }
+    } else if (r) {
+      record_failure("props", url, core::make_error(core::ErrorKind::network, redact_url_secrets(url), "status 200",
+                                                    "status " + std::to_string(r->status)));
+    } else {
+      record_failure("props", url, r.error());
     }
   }
 
@@ -265,6 +293,22 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
       else bad.error = scrub(r.error().message());
       s.scrapes.push_back(bad);
       s.failures.push_back({t_unix, "metrics", s.endpoint, bad.error});
+    }
+    if (read_slots) {
+      const std::string url = base + "/slots";
+      auto sr = get(url);
+      if (sr && sr->status < 400) {
+        auto sl = parse_llamacpp_slots(sr->body, t_unix, redact_url_secrets(url));
+        if (sl) s.slots.push_back(std::move(*sl));
+        else record_failure("slots", url, sl.error());
+      } else {
+        // --no-slots (501) or an older build: said once, not every interval.
+        read_slots = false;
+        record_failure("slots", url, sr ? core::make_error(core::ErrorKind::network, redact_url_secrets(url), "status 200",
+                                                           "status " + std::to_string(sr->status) +
+                                                               (sr->status == 501 ? " (server started with --no-slots)" : ""))
+                                        : sr.error());
+      }
     }
     if (du) {
       auto d = get(o.dcgm);

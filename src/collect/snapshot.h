@@ -46,6 +46,36 @@ struct ModelInfo {
   std::optional<int64_t> max_model_len;
 };
 
+// A llama.cpp server's own description of itself (GET /props, GET /v1/models "meta"): what its
+// /metrics cannot say. Source: tools/server/server-context.cpp (handle_props, handle_slots,
+// handle_models) of llama.cpp b10470.
+struct ServerProps {
+  std::string source;                   // the URL it came from (redacted)
+  std::optional<int> total_slots;       // -np / --parallel: requests served at once
+  std::optional<int64_t> ctx_per_slot;  // KV cells per slot (n_ctx / n_parallel unless --kv-unified)
+  std::optional<int64_t> ctx_train;     // the model's trained context (GGUF context_length)
+  std::optional<int64_t> n_params;
+  std::optional<int64_t> model_bytes;   // tensor bytes
+  std::string build;                    // "b10470-34af94cd9"
+  std::string model_path;
+  std::string model_ftype;              // "F16", "Q4_K - Medium"
+};
+
+// One slot of GET /slots. Fields other than id, n_ctx and is_processing appear once the slot has
+// served a task.
+struct SlotState {
+  int id = 0;
+  int64_t n_ctx = 0;
+  bool processing = false;
+  std::optional<int64_t> n_prompt_tokens, n_prompt_tokens_processed, n_prompt_tokens_cache, n_decoded, n_remain;
+};
+
+struct SlotsSample {
+  double t_s = 0;
+  std::vector<SlotState> slots;
+  int busy() const;
+};
+
 // What the window says, per (model, engine index): current gauges, rates from counters and
 // percentiles from the difference of the first and last histogram in the window.
 struct HistogramStats {
@@ -95,6 +125,8 @@ struct Snapshot {
   std::string engine_detected_by;
   std::string engine_version;         // from the server's version endpoint, when it has one
   std::vector<ModelInfo> models;      // /v1/models
+  std::optional<ServerProps> server;  // llama.cpp /props (+ /v1/models meta)
+  std::vector<SlotsSample> slots;     // llama.cpp /slots, one per scrape (time-ordered)
   std::string engine_args;            // as given, secrets redacted
   std::string engine_args_note;       // how (or whether) they were parsed
   std::optional<core::EngineSettings> engine_settings;  // parsed from engine_args

@@ -13,6 +13,15 @@ core::Evidence snapshot_to_evidence(const Snapshot& s, const std::string& path) 
     ev.deployment.settings = *s.engine_settings;
     if (s.engine_settings->model) ev.deployment.model = *s.engine_settings->model;
   }
+  // llama.cpp's own settings (GET /props) over anything assumed: the slot count caps the running
+  // batch as max-num-seqs does on vLLM, and the per-slot context is the longest request served.
+  if (s.server) {
+    auto& st = ev.deployment.settings;
+    if (s.server->total_slots && !st.max_num_seqs) st.max_num_seqs = *s.server->total_slots;
+    if (s.server->ctx_per_slot && !st.max_model_len) st.max_model_len = *s.server->ctx_per_slot;
+    if (ev.deployment.model.empty() && !s.server->model_path.empty()) ev.deployment.model = s.server->model_path;
+    if (ev.deployment.engine_version.empty()) ev.deployment.engine_version = s.server->build;
+  }
   if (ev.deployment.model.empty() && !s.models.empty()) ev.deployment.model = s.models.front().root.empty() ? s.models.front().id : s.models.front().root;
   if (!s.gpu_samples.empty()) {
     ev.deployment.gpu = s.gpu_samples.front().name;
@@ -45,6 +54,12 @@ core::Evidence snapshot_to_evidence(const Snapshot& s, const std::string& path) 
   if (!s.gpu_source.empty())
     ev.inputs.push_back({src, "gpu", !s.gpu_samples.empty(),
                          s.gpu_source + (s.gpu_note.empty() ? "" : ": " + s.gpu_note)});
+  if (s.server) {
+    std::string n = s.server->total_slots ? std::to_string(*s.server->total_slots) + " slots" : std::string("slots unknown");
+    if (s.server->ctx_per_slot) n += " of " + std::to_string(*s.server->ctx_per_slot) + " tokens";
+    if (!s.slots.empty()) n += "; " + std::to_string(s.slots.size()) + " /slots sample(s)";
+    ev.inputs.push_back({s.server->source, "props", true, n});
+  }
   for (const auto& f : s.failures) ev.inputs.push_back({f.source, f.what, false, f.error});
   return ev;
 }

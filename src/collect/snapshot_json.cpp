@@ -4,6 +4,7 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "collect/llamacpp_server.h"
 #include "collect/redact.h"
 #include "collect/snapshot.h"
 #include "core/files.h"
@@ -62,7 +63,7 @@ core::Histogram hist_from(const json& j) {
   X(running) X(waiting) X(swapped) X(kv_usage) X(preemptions_total) X(prompt_tokens_total)      \
   X(generation_tokens_total) X(requests_finished_total) X(prefix_cache_queries_total)           \
   X(prefix_cache_hits_total) X(prefix_cache_hit_rate) X(prompt_throughput_tok_s)                \
-  X(generation_throughput_tok_s) X(kv_cache_capacity_tokens)
+  X(generation_throughput_tok_s) X(kv_cache_capacity_tokens) X(longest_sequence_tokens)
 #define LLMT_ENGINE_HISTS(X) \
   X(ttft_s) X(itl_s) X(tpot_s) X(e2e_s) X(queue_s) X(prefill_s) X(decode_s) X(prompt_tokens) X(output_tokens)
 
@@ -237,6 +238,12 @@ json to_json(const Snapshot& s) {
     models.push_back(mj);
   }
   j["models"] = models;
+  if (s.server) j["server"] = to_json(*s.server);
+  if (!s.slots.empty()) {
+    json sl = json::array();
+    for (const auto& x : s.slots) sl.push_back(to_json(x));
+    j["slots"] = std::move(sl);
+  }
   json scrapes = json::array();
   for (const auto& sc : s.scrapes) {
     json sj = {{"t_s", sc.t_s}, {"source", sc.source}, {"ok", sc.ok}, {"fetch_s", sc.fetch_s},
@@ -319,6 +326,8 @@ core::Result<Snapshot> snapshot_from_json(const json& j, const std::string& sour
       if (m.contains("max_model_len") && m["max_model_len"].is_number()) mi.max_model_len = m["max_model_len"].get<int64_t>();
       s.models.push_back(mi);
     }
+    if (auto sv = j.find("server"); sv != j.end() && sv->is_object()) s.server = server_props_from_json(*sv);
+    for (const auto& x : j.value("slots", json::array())) s.slots.push_back(slots_sample_from_json(x));
     for (const auto& sj : j.value("scrapes", json::array())) {
       ScrapeRecord r;
       take_v(sj, "t_s", r.t_s);

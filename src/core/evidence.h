@@ -45,6 +45,7 @@ struct EngineSample {
   std::optional<double> prompt_throughput_tok_s;     // when the source gives a rate (logs)
   std::optional<double> generation_throughput_tok_s;
   std::optional<double> kv_cache_capacity_tokens;    // when exposed (SGLang max_total_num_tokens, cache_config_info)
+  std::optional<double> longest_sequence_tokens;     // high-water mark since start (llama.cpp n_tokens_max): never a rate
   Histogram ttft_s;          // time to first token
   Histogram itl_s;           // token-level inter-token latency (vLLM: inter_token_latency / time_per_output_token)
   Histogram tpot_s;          // per-request mean time per output token (vLLM request_time_per_output_token)

@@ -55,7 +55,8 @@ LayerResult analyze_scheduling(const Context& c) {
   auto add = [&](const char* name, std::optional<double> th, const char* op) {
     if (c.ind.get(name)) r.verdict.evidence.push_back(c.ind.item(name, th, op));
   };
-  add(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_deep"), "<");
+  if (c.ind.get(kit::first_name(c, {"waiting_p50", "waiting"})))
+    r.verdict.evidence.push_back(sched::waiting_item(c, sched::deep_queue(c), "<"));
   add(kit::first_name(c, {"kv_usage", "kv_usage_max"}), c.th.get("sched.kv_near_full"), "<");
   add("preemptions_per_s", c.th.get("sched.preemption_rate_per_s"), "<");
   add("running", {}, "");

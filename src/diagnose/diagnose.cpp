@@ -366,6 +366,10 @@ Report diagnose(const DiagnoseInput& in) {
   }
   for (const auto& n : in.now.inputs)
     if (!n.ok) rep.missing.push_back(fmt::format("{} ({}) could not be read: {}", n.source, n.kind, n.note));
+  if (auto cut = ind.get("records_cut"); cut && *cut > 0)
+    rep.missing.push_back(fmt::format("partial run: {:.0f} request(s) were cut by the run's end (interrupt, deadline) or "
+                                      "never sent; rates and shares are from the requests that ran",
+                                      *cut));
   return rep;
 }
 

@@ -42,7 +42,7 @@ constexpr UnitRow kDerivedUnits[] = {
     {"prefix_caching", "0/1"}, {"gpu_memory_utilization", "fraction"}, {"replicas", "engines"},
     {"kv_cache_quantized", "0/1"}, {"weights_quantized", "0/1"}, {"outputs_count", "count"},
     {"template_marker_share", "fraction"}, {"repetitive_output_share", "fraction"},
-    {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"},
+    {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"}, {"records_cut", "requests"},
     {"input_len_p50", "tokens"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
 };
 

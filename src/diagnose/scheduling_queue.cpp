@@ -54,11 +54,11 @@ void add_capacity_remedies(const Context& c, kit::Models& m, kit::Scored& out, M
 // A deep queue with KV to spare and no known batch cap reached: the replicas' step throughput is
 // below the arrival rate at this batch size (compute-bound), or a per-step token budget limits
 // admission. Weaker than a named limit (confidence 0.45), but the layer is not healthy.
-void queue_backlog(const Context& c, kit::Models& m, double waiting, std::optional<double> kv, std::optional<double> running,
+void queue_backlog(const Context& c, kit::Models& m, const QueueDepth& qd, double waiting, std::optional<double> kv, std::optional<double> running,
                    std::optional<double> seqs, std::vector<Finding>& out) {
   Finding f = kit::finding("queue_backlog", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
                            "Requests queue with KV to spare: the replicas serve fewer requests per second than arrive");
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_deep"), ">="));
+  f.evidence.push_back(waiting_item(c, qd, ">="));
   if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), c.th.get("sched.kv_near_full"), "<"));
   if (running) f.evidence.push_back(c.ind.item(kit::first_name(c, {"running_max", "running"})));
   if (c.ind.get("request_rate")) f.evidence.push_back(c.ind.item("request_rate"));
@@ -81,12 +81,38 @@ void queue_backlog(const Context& c, kit::Models& m, double waiting, std::option
 
 }  // namespace
 
+QueueDepth deep_queue(const Context& c) {
+  QueueDepth q;
+  const double fixed = c.th.get("sched.waiting_deep");
+  q.threshold = fixed;
+  const auto seqs = c.ind.get("max_num_seqs");
+  const auto running = first(c, {"running_max", "running"});
+  std::optional<double> cap;
+  if (seqs && *seqs > 0) cap = *seqs;
+  if (running && *running > 0) cap = cap ? std::min(*cap, *running) : *running;
+  if (!cap) return q;
+  const double share = c.th.get("sched.waiting_deep_share");
+  q.threshold = std::clamp(share * *cap, c.th.get("sched.waiting_deep_min"), fixed);
+  std::string of = running && *running > 0 ? fmt::format("{} running", kit::num(*running)) : std::string();
+  if (seqs && *seqs > 0) of += fmt::format("{}max-num-seqs/slots {}", of.empty() ? "" : ", ", kit::num(*seqs));
+  q.basis = fmt::format("deep at {} x the concurrency the engine runs ({}), within [{}, {}]", kit::num(share), of,
+                        kit::num(c.th.get("sched.waiting_deep_min")), kit::num(fixed));
+  return q;
+}
+
+EvidenceItem waiting_item(const Context& c, const QueueDepth& q, const char* op) {
+  EvidenceItem e = c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), q.threshold, op);
+  if (!q.basis.empty()) e.text = e.text.empty() ? q.basis : q.basis + "; " + e.text;
+  return e;
+}
+
 void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& out) {
   // One cause, one finding: a preemption storm is the pool saturating while serving.
   for (const auto& f : out)
     if (f.id == "preemption_storm") return;
   const auto waiting = first(c, {"waiting_p50", "waiting"});
-  const double deep = c.th.get("sched.waiting_deep"), full = c.th.get("sched.kv_near_full");
+  const QueueDepth qd = deep_queue(c);
+  const double deep = qd.threshold, full = c.th.get("sched.kv_near_full");
   if (!waiting || *waiting < deep) return;
   // Which capacity limit binds: the KV pool, or the running-batch cap (max-num-seqs) with KV to spare.
   const auto kv = first(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"});
@@ -95,13 +121,13 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
   const bool kv_full = kv && *kv >= full;
   const bool seq_cap = running && seqs && *running >= c.th.get("sched.batch_running_share") * *seqs;
   if (!kv_full && !seq_cap) {
-    queue_backlog(c, m, *waiting, kv, running, seqs, out);
+    queue_backlog(c, m, qd, *waiting, kv, running, seqs, out);
     return;
   }
   Finding f = kit::finding("kv_pool_saturated", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
                            kv_full ? "KV pool saturated: requests queue for KV blocks"
                                    : "Running batch at its cap (max-num-seqs): requests queue for a slot");
-  f.evidence.push_back(c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), deep, ">="));
+  f.evidence.push_back(waiting_item(c, qd, ">="));
   if (kv) f.evidence.push_back(c.ind.item(kit::first_name(c, {"kv_usage", "kv_usage_mean", "kv_usage_max"}), full,
                                           kv_full ? ">=" : "<"));
   if (seq_cap) {
@@ -262,7 +288,8 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   // few waiting (2-3 on a loaded host in the drill); an empty queue makes the case stronger.
   const auto waiting = first(c, {"waiting_p50", "waiting"});
   const auto ttft = c.ind.get("ttft_p99_s");
-  if (!waiting || *waiting >= c.th.get("sched.waiting_deep") || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
+  const QueueDepth qd = deep_queue(c);
+  if (!waiting || *waiting >= qd.threshold || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
   if (auto kv = c.ind.get("kv_usage"); kv && *kv >= c.th.get("sched.kv_near_full")) return;
   const bool idle = *waiting <= c.th.get("sched.waiting_idle");
   // Chunked prefill off: said so, or the engine's default (vLLM V0 without the flag).
@@ -277,7 +304,7 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   Finding f = kit::finding("long_prefill_blocking", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
                            "Long prefills run whole and block everyone's steps (chunked prefill off)");
   f.evidence.push_back(idle ? c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_idle"), "<=")
-                            : c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), c.th.get("sched.waiting_deep"), "<"));
+                            : waiting_item(c, qd, "<"));
   f.evidence.push_back(c.ind.item("ttft_p99_s", c.in.slo.ttft_p99_s, ">"));
   f.evidence.push_back(chunked ? c.ind.item("chunked_prefill", 0, "==")
                                : kit::text_item("chunked_prefill", 0, "0/1", "engine default", "vLLM V0 default: off"));

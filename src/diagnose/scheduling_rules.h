@@ -1,6 +1,7 @@
 #pragma once
 // The scheduling_capacity rules, one function each (docs/rules.md). Each appends the finding it
 // located, with its evidence and ordered single-variable remedies, or nothing.
+#include <string>
 #include <vector>
 
 #include "diagnose/capacity_kit.h"
@@ -18,6 +19,19 @@ void preemption_storm(const Context& c, kit::Models& m, std::vector<Finding>& ou
 void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding>& out);
 void prefix_cache_miss_routing(const Context& c, kit::Models& m, std::vector<Finding>& out);
 void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out);
+
+// What counts as a deep queue on this engine: sched.waiting_deep_share x the concurrency it runs
+// (the smaller of max_num_seqs -- llama.cpp's slots -- and the largest running batch seen), no
+// less than sched.waiting_deep_min and no more than sched.waiting_deep; sched.waiting_deep alone
+// when neither is known. By Little's law a queue of half the running batch adds about half a
+// service time to every request; a fixed 10 would call 8 waiting behind 4 slots "no queue".
+struct QueueDepth {
+  double threshold = 0;
+  std::string basis;  // "0.5 x 4 running (max-num-seqs/slots 4)", "" when the fixed threshold applied
+};
+QueueDepth deep_queue(const Context& c);
+// The waiting reading compared with deep_queue's threshold, the basis in its text.
+EvidenceItem waiting_item(const Context& c, const QueueDepth& q, const char* op);
 
 // The KV pool in tokens: the engine's own figure (metrics/log) when measured, else the ledger's.
 struct Pool {

@@ -40,7 +40,12 @@ constexpr Row kTable[] = {
     {"load.mix_explains_min", 0.3},           // the mix must explain at least this share of the gap
 
     // scheduling_capacity (analyze_scheduling.cpp)
-    {"sched.waiting_deep", 10},           // requests waiting (window mean)
+    // A deep queue is measured against the concurrency the engine runs (scheduling_queue.cpp
+    // deep_queue): waiting >= share x min(max_num_seqs or llama.cpp slots, running_max), clamped
+    // to [waiting_deep_min, waiting_deep]; waiting_deep alone when neither capacity is known.
+    {"sched.waiting_deep", 10},           // requests waiting (median): the ceiling, and the fallback
+    {"sched.waiting_deep_share", 0.5},    // x the running concurrency (Little's law: +0.5 service time)
+    {"sched.waiting_deep_min", 2},        // one waiting request is arrival jitter, not a queue
     {"sched.kv_near_full", 0.9},          // KV usage fraction
     {"sched.preemption_rate_per_s", 0.5}, // preemptions per second
     {"sched.preemptions_count_high", 50}, // preemptions without a time base (V0 logs every 50th)

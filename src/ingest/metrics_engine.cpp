@@ -18,7 +18,7 @@ enum class Family : uint8_t { vllm, sglang, tgi, llamacpp, triton, trtllm_serve 
 // slots add the series up over their extra labels (vLLM request_success_total{finished_reason}).
 enum class Slot : uint8_t {
   running, waiting, swapped, kv_usage, preemptions, prompt_tokens, generation_tokens, finished,
-  pc_queries, pc_hits, pc_hit_rate, prompt_tput, gen_tput, capacity_tokens, kScalarCount,
+  pc_queries, pc_hits, pc_hit_rate, prompt_tput, gen_tput, capacity_tokens, longest_seq, kScalarCount,
   cache_config_info, trt_request, trt_kv_block, triton_pending,
   h_ttft, h_itl, h_tpot, h_e2e, h_queue, h_prefill, h_decode, h_prompt_len, h_output_len,
 };
@@ -108,13 +108,21 @@ const std::unordered_map<std::string_view, Rule>& rules() {
       {"tgi_request_mean_time_per_token_duration", {Family::tgi, Slot::h_tpot, 1}},
       {"tgi_request_input_length", {Family::tgi, Slot::h_prompt_len, 1}},
       {"tgi_request_generated_tokens", {Family::tgi, Slot::h_output_len, 1}},
-      // ---- llama.cpp server --metrics (tools/server; no labels) ----
+      // ---- llama.cpp server --metrics (tools/server/server-context.cpp handle_metrics, b10470;
+      // no labels; semantics in docs/llamacpp.md) ----
+      // requests_processing / requests_deferred: slots busy and tasks waiting for a slot.
       {"llamacpp:requests_processing", {Family::llamacpp, Slot::running, 1}},
       {"llamacpp:requests_deferred", {Family::llamacpp, Slot::waiting, 1}},
+      // prompt_tokens_total excludes cached tokens; prompt_tokens_cached_total counts those.
       {"llamacpp:prompt_tokens_total", {Family::llamacpp, Slot::prompt_tokens, 1}},
+      {"llamacpp:prompt_tokens_cached_total", {Family::llamacpp, Slot::pc_hits, 1}},
       {"llamacpp:tokens_predicted_total", {Family::llamacpp, Slot::generation_tokens, 1}},
-      {"llamacpp:prompt_tokens_seconds", {Family::llamacpp, Slot::prompt_tput, 1}},
-      {"llamacpp:predicted_tokens_seconds", {Family::llamacpp, Slot::gen_tput, 1}},
+      // Declared a counter, but a high-water mark of prompt + generation tokens in one slot.
+      {"llamacpp:n_tokens_max", {Family::llamacpp, Slot::longest_seq, 1}},
+      // NOT read: llamacpp:prompt_tokens_seconds / predicted_tokens_seconds are per-slot averages
+      // over the window since the previous GET /metrics (each scrape resets them), so they are
+      // neither aggregate throughput nor stable across scrapers; rates come from the _total
+      // counters instead. n_busy_slots_per_decode resets the same way.
       // Removed in llama.cpp PR #13660 (May 2025); older builds only.
       {"llamacpp:kv_cache_usage_ratio", {Family::llamacpp, Slot::kv_usage, 1}},
       // ---- Triton + TensorRT-LLM backend (custom_metrics_reporter.cc; label `model`) ----
@@ -503,6 +511,10 @@ core::Result<EngineScrape> adapt_engine_metrics(std::string_view text, double t_
     s.prompt_throughput_tok_s = get(Slot::prompt_tput);
     s.generation_throughput_tok_s = get(Slot::gen_tput);
     s.kv_cache_capacity_tokens = get(Slot::capacity_tokens);
+    s.longest_sequence_tokens = get(Slot::longest_seq);
+    // llama.cpp counts prompt tokens it evaluated and those it reused apart: queries are both.
+    if (out.engine == EngineKind::llamacpp && s.prefix_cache_hits_total && s.prompt_tokens_total)
+      s.prefix_cache_queries_total = *s.prompt_tokens_total + *s.prefix_cache_hits_total;
     if (out.engine == EngineKind::sglang && s.prefix_cache_hits_total && s.prompt_tokens_total)
       s.prefix_cache_queries_total = s.prompt_tokens_total;
     if (wanted == Family::triton) {

@@ -1,7 +1,8 @@
 #pragma once
 // A scripted OpenAI-compatible peer on net's server for the load generator's loopback tests. The
 // request's "model" picks the behaviour: "ok" streams max_tokens one-token chunks (with per-chunk
-// usage unless "ok-nousage"), "ok-multi" streams 3 tokens per chunk, "429"/"503" refuse, "reset"
+// usage unless "ok-nousage"), "ok-multi" streams 3 tokens per chunk, "ok-llamacpp" streams as
+// llama-server does (no per-chunk usage; a last chunk with choices, usage and "timings"), "429"/"503" refuse, "reset"
 // cuts the stream after two chunks, "malformed" sends a chunk that is not JSON, "stall" sends one
 // chunk and then nothing.
 #include <atomic>

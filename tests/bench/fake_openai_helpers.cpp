@@ -15,9 +15,21 @@ std::string chunk(int64_t done, int64_t prompt, bool usage, int per_chunk) {
 }
 
 // Streams the rest of the tokens from timers on the connection's loop.
+// per_chunk 0: llama.cpp's shape (b10470): one token per chunk without usage, then a last chunk
+// with an empty text, finish_reason, usage and the server's timings in one object.
 void stream_step(std::shared_ptr<net::ResponseWriter> w, int64_t done, int64_t total, int64_t prompt, bool usage,
                  int per_chunk, int gap_ms) {
   if (w->closed()) return;
+  if (done >= total && per_chunk == 0) {
+    w->send_event(nlohmann::json({{"choices", {{{"index", 0}, {"text", ""}, {"finish_reason", "length"}}}},
+                                  {"usage", {{"prompt_tokens", prompt}, {"completion_tokens", total}}},
+                                  {"timings", {{"cache_n", 2}, {"prompt_n", prompt - 2}, {"prompt_ms", 1.5},
+                                               {"predicted_n", total}, {"predicted_ms", 9.25}}}})
+                      .dump());
+    w->send_event("[DONE]");
+    w->finish();
+    return;
+  }
   if (done >= total) {
     w->send_event(nlohmann::json({{"choices", nlohmann::json::array()},
                                   {"usage", {{"prompt_tokens", prompt}, {"completion_tokens", total}}}}).dump());
@@ -25,7 +37,7 @@ void stream_step(std::shared_ptr<net::ResponseWriter> w, int64_t done, int64_t t
     w->finish();
     return;
   }
-  const int64_t k = std::min<int64_t>(per_chunk, total - done);
+  const int64_t k = std::min<int64_t>(std::max(per_chunk, 1), total - done);
   w->send_event(chunk(done + k, prompt, usage, static_cast<int>(k)));
   w->post_after(net::Millis(gap_ms), [w, done, k, total, prompt, usage, per_chunk, gap_ms] {
     stream_step(w, done + k, total, prompt, usage, per_chunk, gap_ms);
@@ -78,8 +90,8 @@ FakeOpenAi::FakeOpenAi(int token_gap_ms) : gap_ms_(token_gap_ms) {
       held_.push_back(w);
     } else {
       w->begin_sse();
-      const bool usage = s.model != "ok-nousage";
-      const int per = s.model == "ok-multi" ? 3 : 1;
+      const bool usage = s.model != "ok-nousage" && s.model != "ok-llamacpp";
+      const int per = s.model == "ok-multi" ? 3 : s.model == "ok-llamacpp" ? 0 : 1;
       stream_step(w, 0, std::max<int64_t>(1, s.max_tokens), prompt, usage, per, gap_ms_);
     }
   });

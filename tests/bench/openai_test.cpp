@@ -60,3 +60,17 @@ TEST(OpenAi, ParseChunkTable) {
   }
   EXPECT_EQ(parse_chunk(R"({"error":{"message":"boom"}})").error_message, "boom");
 }
+
+TEST(OpenAi, ParseChunkReadsLlamaCppTimings) {
+  auto c = parse_chunk(R"({"choices":[{"text":"","index":0,"finish_reason":"length"}],"usage":{"completion_tokens":6,"prompt_tokens":5},"timings":{"cache_n":4,"prompt_n":1,"prompt_ms":32.182,"prompt_per_token_ms":32.182,"predicted_n":6,"predicted_ms":2.712,"predicted_per_second":1843.6}})");
+  ASSERT_TRUE(c.valid_json);
+  EXPECT_TRUE(c.has_choices);
+  EXPECT_FALSE(c.has_content);
+  EXPECT_EQ(c.completion_tokens.value_or(-1), 6);
+  EXPECT_DOUBLE_EQ(c.prompt_ms.value_or(-1), 32.182);
+  EXPECT_DOUBLE_EQ(c.predicted_ms.value_or(-1), 2.712);
+  EXPECT_EQ(c.cache_n.value_or(-1), 4);
+  EXPECT_EQ(c.prompt_n.value_or(-1), 1);
+  EXPECT_EQ(c.predicted_n.value_or(-1), 6);
+  EXPECT_FALSE(parse_chunk(R"({"choices":[{"text":"x"}]})").prompt_ms);
+}

@@ -169,6 +169,30 @@ TEST(Runner, ChunksOfSeveralTokensAndMissingUsage) {
   }
 }
 
+// llama.cpp's last chunk carries choices (empty text, finish_reason) with usage and timings: it
+// is the closing summary, not a chunk of `usage - 1` tokens (which made every request disagree).
+TEST(Runner, LlamaCppStreamCountsOneTokenPerChunkAndKeepsTheServerClock) {
+  Fake srv;
+  auto o = opts(srv.base_url(), "ok-llamacpp");
+  auto res = run_load(small_set(3, 8, 6), o);
+  for (const auto& r : res.records) {
+    ASSERT_TRUE(r.ok()) << r.error_detail;
+    EXPECT_EQ(r.chunk_tokens, (std::vector<int32_t>{1, 1, 1, 1, 1, 1}));
+    EXPECT_EQ(r.server_completion_tokens.value_or(-1), 6);
+    ASSERT_TRUE(r.server_prompt_s);
+    EXPECT_DOUBLE_EQ(*r.server_prompt_s, 0.0015);
+    EXPECT_DOUBLE_EQ(r.server_predicted_s.value_or(0), 0.00925);
+    EXPECT_EQ(r.server_cached_tokens.value_or(-1), 2);
+    ASSERT_TRUE(r.ttft_outside_server_s());
+  }
+  SummaryOptions so;
+  auto sum = summarize_run(res.records, so);
+  EXPECT_EQ(sum.token_disagreements, 0);
+  EXPECT_EQ(sum.itl_token_unavailable, 0);
+  EXPECT_EQ(sum.itl_token_s.count, 15u);  // 5 gaps x 3 requests, one token each
+  EXPECT_EQ(sum.ttft_outside_server_s.count, 3u);
+}
+
 TEST(Runner, FaultsLandInTheirCategories) {
   Fake srv;
   const std::map<std::string, std::string> want = {
@@ -214,7 +238,9 @@ TEST(Runner, GlobalDeadlineEndsAHungRun) {
   so.deadline_hit = true;
   auto sum = summarize_run(res.records, so);
   EXPECT_EQ(sum.not_sent, 3);
-  EXPECT_EQ(sum.failed, 2);
+  // The two in flight were cut by the run's end: neither successes nor failures (issue 15).
+  EXPECT_EQ(sum.failed, 0);
+  EXPECT_EQ(sum.cut, 2);
 }
 
 TEST(Runner, ConnectionRefusedIsACategoryNotAHang) {

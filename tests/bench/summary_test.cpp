@@ -157,3 +157,46 @@ TEST(Summary, SelfCheckMarksClientBound) {
   o.loop_lag_p99_s = 0.005;
   EXPECT_TRUE(summarize_run(slow, o).client_bound);
 }
+
+// Requests the run's own end cut (Ctrl-C, --deadline) are neither successes nor failures.
+TEST(Summary, CutByTheRunsEndIsNotAFailure) {
+  auto a = done("a", 0, 0.05, 3, 0.01);
+  auto cut = failed("c", 0.1, "interrupted");
+  auto dl = failed("d", 0.2, "deadline");
+  auto bad = failed("b", 0.3, "http_503");
+  auto s = summarize_run({a, cut, dl, bad}, {});
+  EXPECT_EQ(s.completed, 1);
+  EXPECT_EQ(s.failed, 1);
+  EXPECT_EQ(s.cut, 2);
+  EXPECT_EQ(s.errors_by_category.count("interrupted"), 0u);
+  EXPECT_EQ(s.errors_by_category.at("http_503"), 1);
+}
+
+// Lag is judged against the latency it could distort: 1.4 ms under a 2.6 s TTFT is noise; 3 ms
+// under a 20 ms TTFT is not.
+TEST(Summary, ClientBoundIsRelativeToTheMeasuredTtft) {
+  auto run = [](double ttft, double lag) {
+    std::vector<BenchRecord> r;
+    for (int i = 0; i < 50; ++i) {
+      auto x = done(std::to_string(i), i * 0.1 + lag, ttft, 2, 0.01);
+      x.scheduled_s = x.released_s = i * 0.1;
+      r.push_back(x);
+    }
+    return summarize_run(r, {});
+  };
+  auto slow_server = run(2.6, 0.0014);
+  EXPECT_FALSE(slow_server.client_bound) << slow_server.client_bound_reasons[0];
+  auto fast_server = run(0.020, 0.003);
+  ASSERT_TRUE(fast_server.client_bound);
+  EXPECT_NE(fast_server.client_bound_reasons[0].find("5% of TTFT p50"), std::string::npos) << fast_server.client_bound_reasons[0];
+  EXPECT_TRUE(run(0.005, 0.0012).client_bound);  // a floor of 1 ms when 5% is below it
+}
+
+TEST(Summary, TtftOutsideTheServersPromptTime) {
+  auto a = done("a", 0, 0.050, 3, 0.01);
+  a.server_prompt_s = 0.030;
+  auto b = done("b", 1, 0.080, 3, 0.01);  // no timings: not counted
+  auto s = summarize_run({a, b}, {});
+  ASSERT_EQ(s.ttft_outside_server_s.count, 1u);
+  EXPECT_NEAR(s.ttft_outside_server_s.p50, 0.020, 1e-12);
+}

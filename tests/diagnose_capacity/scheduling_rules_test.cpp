@@ -44,6 +44,18 @@ const std::vector<Row>& rows() {
       {"deep queue, KV low, batch far below its cap: not the pool or the cap, a backlog",
        [](Case& c) { c.set({{"waiting_p50", 150}, {"kv_usage", 0.3}, {"running_max", 10}, {"max_num_seqs", 256}}); },
        {"queue_backlog"}, State::at_fault},
+      {"llama.cpp: 8 waiting behind 4 busy slots is a queue (relative to the slots, not an absolute 10)",
+       [](Case& c) { c.set({{"waiting_p50", 8}, {"running", 4}, {"running_max", 4}, {"max_num_seqs", 4}}); },
+       {"kv_pool_saturated"}, State::at_fault},
+      {"2 waiting behind 4 slots: half a service time of queueing is a queue",
+       [](Case& c) { c.set({{"waiting_p50", 2}, {"running", 4}, {"running_max", 4}, {"max_num_seqs", 4}}); },
+       {"kv_pool_saturated"}, State::at_fault},
+      {"1 waiting behind 1 slot: arrival jitter, not a queue (floor sched.waiting_deep_min)",
+       [](Case& c) { c.set({{"waiting_p50", 1}, {"running", 1}, {"running_max", 1}, {"max_num_seqs", 1}}); }, {},
+       State::cleared},
+      {"8 waiting behind 256 running with KV to spare: short for that batch (ceiling sched.waiting_deep)",
+       [](Case& c) { c.set({{"waiting_p50", 8}, {"running", 256}, {"running_max", 256}, {"kv_usage", 0.5}}); }, {},
+       State::cleared},
       {"a few waiting: no backlog",
        [](Case& c) { c.set({{"waiting_p50", 4}, {"kv_usage", 0.3}}); }, {}, State::cleared},
       {"deep queue with a preemption storm: one finding, the storm",
@@ -437,6 +449,45 @@ TEST(SchedulingRules, ObservationOnlyIsLessSureThanMetricsAndLogs) {
   ASSERT_NE(fa, nullptr);
   ASSERT_NE(fb, nullptr);
   EXPECT_LT(fa->confidence, fb->confidence);
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
+
+namespace llmtriage::diagnose {
+namespace {
+
+// The queue threshold names the capacity it divides by, so a reader can check it.
+TEST(SchedulingRules, DeepQueueEvidenceSaysWhichConcurrencyItIsRelativeTo) {
+  testing::Case c;
+  c.set({{"waiting_p50", 8}, {"running", 4}, {"running_max", 4}, {"max_num_seqs", 4}});
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "kv_pool_saturated");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->evidence.empty());
+  const EvidenceItem& w = f->evidence.front();
+  EXPECT_EQ(w.indicator, "waiting_p50");
+  ASSERT_TRUE(w.threshold);
+  EXPECT_DOUBLE_EQ(*w.threshold, 2);  // 0.5 x 4 slots
+  EXPECT_NE(w.text.find("4 running"), std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("slots 4"), std::string::npos) << w.text;
+  EXPECT_NE(f->title.find("cap"), std::string::npos) << f->title;
+}
+
+TEST(SchedulingRules, ClearedQueueEvidenceCarriesItsRelativeThreshold) {
+  testing::Case c;
+  c.set({{"waiting_p50", 1}, {"running", 4}, {"running_max", 4}, {"max_num_seqs", 4}});
+  const LayerResult r = analyze_scheduling(c.ctx());
+  ASSERT_EQ(r.verdict.state, LayerVerdict::State::cleared);
+  bool found = false;
+  for (const auto& e : r.verdict.evidence)
+    if (e.indicator == "waiting_p50") {
+      found = true;
+      ASSERT_TRUE(e.threshold);
+      EXPECT_DOUBLE_EQ(*e.threshold, 2);
+      EXPECT_EQ(e.op, "<");
+    }
+  EXPECT_TRUE(found);
 }
 
 TEST(SchedulingRules, OneCumulativePreemptionReadingIsACountNotARate) {

@@ -163,6 +163,27 @@ TEST(EngineAdapters, LlamaCppServer) {
   EXPECT_FALSE(e.kv_usage);  // removed from llama.cpp in May 2025
 }
 
+// A real llama-server (b10470) scraped with 4 slots busy and 4 requests deferred.
+TEST(EngineAdapters, LlamaCppB10470SlotsBusyAndDeferred) {
+  auto s = adapt("11_llamacpp_b10470_8parallel_4slots.prom");
+  EXPECT_EQ(s.engine, EngineKind::llamacpp);
+  EXPECT_EQ(s.malformed, 0u);
+  ASSERT_EQ(s.samples.size(), 1u);
+  const auto& e = s.samples[0];
+  EXPECT_EQ(e.running, 4);
+  EXPECT_EQ(e.waiting, 4);
+  EXPECT_EQ(e.generation_tokens_total, 10240);
+  // prompt_tokens_total excludes cached tokens: queries are evaluated + cached.
+  EXPECT_EQ(e.prompt_tokens_total, 2576);
+  EXPECT_EQ(e.prefix_cache_hits_total, 0);
+  EXPECT_EQ(e.prefix_cache_queries_total, 2576);
+  EXPECT_EQ(e.longest_sequence_tokens, 394);  // n_tokens_max: a high-water mark, typed counter
+  // The reset-on-read per-slot gauges are not throughput: never read (0 here while generating).
+  EXPECT_FALSE(e.generation_throughput_tok_s);
+  EXPECT_FALSE(e.prompt_throughput_tok_s);
+  EXPECT_FALSE(e.kv_usage);
+}
+
 TEST(EngineAdapters, TrtllmServeUnprefixedNames) {
   auto s = adapt("10_trtllm_serve_pr5785_excerpt.prom");
   EXPECT_EQ(s.engine, EngineKind::trtllm);
