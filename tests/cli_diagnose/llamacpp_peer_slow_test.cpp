@@ -121,8 +121,8 @@ TEST(LlamaCppPeer, InterruptedBenchIsPartialWithSaneRates) {
   const fs::path out = temp_path("partial");
   int code = -1;
   // The deadline ends the run with requests in flight and most never sent.
-  json s = run_json("bench --endpoint " + srv.url() + " --model tiny --input-len 16 --output-len 300 "
-                        "--num-requests 200 --concurrency 8 --scrape-interval 0 --deadline 2 --out " + out.string() + " --json",
+  json s = run_json("bench --endpoint " + srv.url() + " --model tiny --input-len 16 --output-len 64 "
+                        "--num-requests 200 --concurrency 8 --scrape-interval 0 --deadline 4 --out " + out.string() + " --json",
                     &code);
   ASSERT_FALSE(s.is_discarded());
   EXPECT_TRUE(s["partial"].get<bool>()) << s.dump(1);
