@@ -10,6 +10,7 @@
 #include "core/quantile.h"
 #include "diagnose/indicators_detail.h"
 #include "diagnose/output_checks.h"
+#include "ingest/engine_log.h"
 
 namespace llmtriage::diagnose {
 
@@ -322,11 +323,10 @@ void summarize_events(const core::Evidence& ev, IndicatorMap& out) {
     auto& c = count[e.kind];
     if (c.first++ == 0) c.second = e.source;
     if (e.kind == core::EventKind::oom) {
-      auto ph = e.labels.find("phase");
-      auto cause = e.labels.find("cause");
-      if ((ph != e.labels.end() && ph->second == "startup") || (cause != e.labels.end() && cause->second == "no_kv_memory") ||
-          (ph == e.labels.end() && !served))
-        ++startup_oom;
+      // The line's own phase (traceback frames, a startup-only cause); nothing served before it
+      // decides only when the text says neither.
+      const ingest::OomPhase ph = ingest::oom_phase(e);
+      if (ph == ingest::OomPhase::startup || (ph == ingest::OomPhase::unknown && !served)) ++startup_oom;
     }
     if (e.kind == core::EventKind::startup_memory) {
       if (auto f = e.fields.find("kv_tokens"); f != e.fields.end()) {

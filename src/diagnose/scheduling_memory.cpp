@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "diagnose/scheduling_rules.h"
+#include "ingest/engine_log.h"
 
 namespace llmtriage::diagnose::sched {
 
@@ -39,19 +40,15 @@ std::string label(const core::Event* e, const char* key) {
 
 // When an OOM happened. The indicators count an OOM as startup when nothing was served before it;
 // the line itself often says more: TGI's span names the batch it was running, vLLM's traceback
-// frame names the profiling run.
+// frames name the profiling run or the serving loop (ingest::oom_phase, one classification for
+// the log reader and the rules).
 enum class Phase { startup, runtime, unknown };
 Phase oom_phase(const core::Event& e) {
-  if (auto ph = e.labels.find("phase"); ph != e.labels.end())
-    return ph->second == "startup" ? Phase::startup : ph->second == "runtime" ? Phase::runtime : Phase::unknown;
-  if (auto cause = e.labels.find("cause"); cause != e.labels.end() &&
-      (cause->second == "no_kv_memory" || cause->second == "free_memory_below_requested"))
-    return Phase::startup;
-  for (const char* m : {"profile_run", "determine_num_available_blocks", "warmup", "Warmup", "load_model",
-                        "initialize_kv_cache", "capture_model", "determine_available_memory"})
-    if (e.text.find(m) != std::string::npos) return Phase::startup;
-  for (const char* m : {"batch{", "batch_size=", "prefill{", "decode{", "execute_model", "generate{", "step_with_batch"})
-    if (e.text.find(m) != std::string::npos) return Phase::runtime;
+  switch (ingest::oom_phase(e)) {
+    case ingest::OomPhase::startup: return Phase::startup;
+    case ingest::OomPhase::runtime: return Phase::runtime;
+    case ingest::OomPhase::unknown: return Phase::unknown;
+  }
   return Phase::unknown;
 }
 
@@ -345,6 +342,9 @@ void runtime_oom_unprofiled(const Context& c, kit::Models& m, std::vector<Findin
   if (auto seqs = c.ind.get("max_num_seqs"); seqs && *seqs > 32)
     f.remedies.push_back(kit::qualitative("max-num-seqs", kit::num(*seqs), kit::num(std::floor(*seqs / 2)),
                                           "halves the sampler's and the logits' per-step buffers"));
+  if (auto mbt = c.ind.get("max_num_batched_tokens"); mbt && *mbt > 2048)
+    f.remedies.push_back(kit::qualitative("max-num-batched-tokens", kit::num(*mbt), kit::num(std::floor(*mbt / 2)),
+                                          "halves the step's activation peak outside the KV pool"));
   f.remedies.push_back(kit::qualitative("prompt_logprobs (request)", "set", "unset",
                                         "no full-vocabulary logits over every prompt token"));
   f.next_measurement = "Read the OOM traceback's frame (sampler, logprobs, attention) and the request that was running; watch torch memory vs the KV pool over time.";

@@ -286,6 +286,10 @@ struct EngineLogParser::Impl {
       size_t colon = tb_final.find(':');
       if (colon != std::string::npos && colon < 80 && tb_final.find(' ') > colon)
         e.labels["exception"] = logtext::sanitize(std::string_view(tb_final).substr(0, colon));
+      // An OOM's phase is in its traceback's frames (execute_model while serving, profile_run at
+      // startup): said on the event, so no reader has to guess from "nothing was served yet".
+      if (e.kind == EventKind::oom && !e.labels.count("phase"))
+        if (const OomPhase ph = oom_phase(e); ph != OomPhase::unknown) e.labels["phase"] = to_string(ph);
     }
     tb_text.clear();
     tb_final.clear();

@@ -124,4 +124,15 @@ std::map<std::string, double> merged_startup_fields(const EngineLogResult& resul
 // One line for an InputNote: "12034 lines: 11800 parsed, 200 other, 30 unknown, 4 malformed; ..."
 std::string describe(const EngineLogResult& result);
 
+// When an out-of-memory event happened, from its own words: the "phase" label a parser set, a
+// cause that only startup has (no KV memory, free memory below the requested fraction), then the
+// frames and phrases of its line and traceback (engine_log_oom.cpp lists them with their sources).
+// A traceback through the serving loop is runtime even when it also names execute_model's
+// callees; a startup frame (profile_run, determine_available_memory, model load, CUDA-graph
+// capture) is startup even though vLLM V0's profile_run calls execute_model. `unknown` when the
+// text says neither (then "nothing served before it" decides, in the diagnosis).
+enum class OomPhase { startup, runtime, unknown };
+OomPhase oom_phase(const core::Event& e);
+const char* to_string(OomPhase p);
+
 }  // namespace llmtriage::ingest

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "diagnose/diagnose.h"
+#include "ingest/engine_log.h"
 
 namespace llmtriage::diagnose {
 namespace {
@@ -37,6 +38,38 @@ core::RequestRecord timed_out(double arrival, double after, const std::string& i
   r.error_category = "timeout_ttfb";
   r.e2e_s = after;
   return r;
+}
+
+TEST(Diagnose, ARuntimeOomIsNotAStartupOomAndNoRemedyRaisesTheMemoryFraction) {
+  // A CUDA OOM inside execute_model (the serving loop), pasted without any stats line: before, "no
+  // request served" made it a startup OOM, and the remedy raised gpu-memory-utilization 0.90 ->
+  // 0.95 -- the wrong way for memory outside the KV pool.
+  const std::string p = "ERROR 03-01 10:00:15 [core.py:634] ";
+  std::string log = p + "EngineCore encountered a fatal error.\n" + p + "Traceback (most recent call last):\n";
+  for (const char* fn : {"run_engine_core", "run_busy_loop", "step", "execute_model"})
+    log += p + "  File \"/usr/lib/python3.12/site-packages/vllm/v1/engine/core.py\", line 1, in " + fn + "\n" + p + "    x()\n";
+  log += p + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+             "79.19 GiB of which 1.06 GiB is free.\n";
+  DiagnoseInput in;
+  in.what_if = false;
+  in.now.events = ingest::parse_engine_log_text(log).events;
+  in.now.deployment.settings.max_num_seqs = 256;
+  in.now.deployment.settings.max_num_batched_tokens = 8192;
+  const Report r = diagnose(in);
+  EXPECT_FALSE(has(r, "startup_oom"));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "runtime_oom_unprofiled_memory");
+  EXPECT_EQ(r.findings[0].symptom, Symptom::runtime_oom_or_preemption);
+  bool seqs = false, budget = false;
+  for (const auto& f : r.findings)
+    for (const auto& m : f.remedies) {
+      if (m.change == "gpu-memory-utilization" && !m.from.empty() && !m.to.empty())
+        EXPECT_LT(std::stod(m.to), std::stod(m.from)) << f.id << ": " << m.from << " -> " << m.to;
+      if (f.id == "runtime_oom_unprofiled_memory" && m.change == "max-num-seqs") seqs = true;
+      if (f.id == "runtime_oom_unprofiled_memory" && m.change == "max-num-batched-tokens") budget = true;
+    }
+  EXPECT_TRUE(seqs);
+  EXPECT_TRUE(budget);
 }
 
 TEST(Diagnose, NoEvidenceJudgesNothingAndSaysWhy) {
