@@ -280,26 +280,11 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
   nlohmann::json cmp = nlohmann::json::array();
   bool engine_failed = false;
   if (log) {
-    struct Pair {
-      const char* engine_key;
-      const char* label;
-      double ledger_value;
-    };
-    const ledger::LedgerReport& r = *report;
-    const Pair pairs[] = {{"total_gpu_memory_gib", "GPU memory (GiB)", r.total_gib},
-                          {"weights_gib", "Weights (GiB)", r.weights_gib},
-                          {"peak_activation_gib", "Activation peak (GiB)", r.activation_gib},
-                          {"non_torch_gib", "Non-torch (GiB)", r.non_torch_gib},
-                          {"cuda_graph_gib", "CUDA graphs (GiB)", r.cuda_graph_gib},
-                          {"kv_cache_gib", "KV cache (GiB)", r.kv_cache_gib},
-                          {"kv_tokens", "KV tokens", static_cast<double>(r.kv_cache_tokens)},
-                          {"gpu_blocks", "KV blocks", static_cast<double>(r.num_blocks)},
-                          {"max_concurrency", "Max concurrency (x)", r.max_concurrency}};
-    for (const auto& p : pairs) {
-      auto it = log->fields.find(p.engine_key);
+    for (const auto& p : ledger::log_pairs(*report)) {
+      auto it = log->fields.find(p.log_key);
       if (it == log->fields.end()) continue;
       double diff = it->second != 0 ? 100.0 * (p.ledger_value - it->second) / std::fabs(it->second) : NAN;
-      cmp.push_back({{"key", p.engine_key}, {"label", p.label}, {"engine", it->second}, {"ledger", p.ledger_value},
+      cmp.push_back({{"key", p.log_key}, {"label", p.label}, {"engine", it->second}, {"ledger", p.ledger_value},
                      {"diff_pct", std::isnan(diff) ? nlohmann::json(nullptr) : nlohmann::json(std::round(diff * 10) / 10)}});
     }
     engine_failed = !log->failures.empty();
@@ -351,11 +336,11 @@ Command make_ledger_command() {
       "--typical-len 3000\n  llmtriage ledger --gpu H100 --engine-args \"vllm serve Qwen/Qwen3-32B --max-model-len 32k\"\n"
       "  llmtriage ledger --model google/gemma-2-9b-it --gpu H100 --from-log vllm.log";
   c.options = {
-      {"--model NAME", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, or a folder holding one", &o->model},
+      {"--model NAME", "LLMTRIAGE_MODEL", "model: HF id of a bundled config, a config.json, a folder holding one, or a GGUF file (header only)", &o->model},
       {"--gpu NAME", "LLMTRIAGE_GPU", "GPU catalog name or alias (H100, A100-80GB, L40S, 'NVIDIA H100 80GB HBM3', ...)", &o->gpu},
       {"--gpu-mem-gib", "LLMTRIAGE_GPU_MEM_GIB", "GPU capacity in GiB as torch reports it (overrides the catalog; for GPUs not in it)", &o->gpu_mem_gib, "", false, kPositive},
       {"--num-gpus", "", "GPUs for the deployment; TP defaults to this / (PP x DP)", &o->num_gpus, "", false, at_least(1)},
-      {"--engine NAME", "", "memory accounting: vllm (V1), vllm-v0, sglang, tgi", &o->engine, "vllm"},
+      {"--engine NAME", "", "memory accounting: vllm (V1), vllm-v0, sglang, tgi, llamacpp, ollama", &o->engine, "vllm"},
       {"--engine-version NAME", "", "engine version where the accounting changed (e.g. 0.19.0; default: newest)", &o->engine_version},
       {"--engine-args TEXT", "", "a whole engine command line: \"vllm serve MODEL --tensor-parallel-size 2 ...\" (flags override it)", &o->engine_args},
       {"--tensor-parallel-size,--tp", "", "tensor-parallel size", &o->tp, "1", false, at_least(1)},
@@ -374,7 +359,7 @@ Command make_ledger_command() {
       {"--typical-len", "", "typical prompt + output tokens, for the concurrency at realistic lengths", &o->typical_len, "", false, at_least(1)},
       {"--min-concurrency", "", "low_concurrency below this many typical sequences", &o->min_concurrency, "4"},
       {"--config FILE", "LLMTRIAGE_LEDGER_CONFIG", "settings file: JSON or 'key: value' lines with these flag names", &o->config},
-      {"--from-log FILE", "", "vLLM/SGLang startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
+      {"--from-log FILE", "", "vLLM/SGLang/llama.cpp startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
   };
   // llama.cpp / Ollama (--engine llamacpp|ollama; --model FILE.gguf): the engine's own settings.
   c.options.insert(c.options.end(), {

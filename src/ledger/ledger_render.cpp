@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 namespace llmtriage::ledger {
 namespace {
@@ -17,7 +18,43 @@ std::string value_text(const LedgerLine& l) {
   return fmt::format("{:.0f} {}", l.value, l.unit);
 }
 
+// A line's value in GiB (llama.cpp lines are in MiB or GiB as their size asks); nullopt when absent.
+std::optional<double> line_gib(const LedgerReport& r, const std::string& key) {
+  for (const auto& l : r.lines)
+    if (l.key == key) return l.unit == "MiB" ? l.value / 1024.0 : l.value;
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::vector<LogPair> log_pairs(const LedgerReport& r) {
+  if (r.engine == core::EngineKind::llamacpp || r.engine == core::EngineKind::ollama) {
+    std::vector<LogPair> out;
+    const bool gpu = r.num_gpus > 0;
+    auto add = [&](const char* log_key, const char* label, const char* line_key) {
+      if (auto v = line_gib(r, line_key)) out.push_back({log_key, label, *v});
+    };
+    add("weights_cpu_gib", "Weights, host (GiB)", "weights_host");
+    add("kv_cache_cpu_gib", "KV, host (GiB)", "kv_host");
+    add("compute_buffer_cpu_gib", "Compute, host (GiB)", "compute_host");
+    if (gpu) {
+      add("weights_gib", "Weights, GPU (GiB)", "weights_gib");
+      add("kv_cache_gib", "KV, GPU (GiB)", "kv_gpu");
+      add("compute_buffer_gib", "Compute, GPU (GiB)", "compute_gpu");
+    }
+    out.push_back({"n_ctx_tokens", "KV cells", static_cast<double>(r.kv_cache_tokens)});
+    return out;
+  }
+  return {{"total_gpu_memory_gib", "GPU memory (GiB)", r.total_gib},
+          {"weights_gib", "Weights (GiB)", r.weights_gib},
+          {"peak_activation_gib", "Activation peak (GiB)", r.activation_gib},
+          {"non_torch_gib", "Non-torch (GiB)", r.non_torch_gib},
+          {"cuda_graph_gib", "CUDA graphs (GiB)", r.cuda_graph_gib},
+          {"kv_cache_gib", "KV cache (GiB)", r.kv_cache_gib},
+          {"kv_tokens", "KV tokens", static_cast<double>(r.kv_cache_tokens)},
+          {"gpu_blocks", "KV blocks", static_cast<double>(r.num_blocks)},
+          {"max_concurrency", "Max concurrency (x)", r.max_concurrency}};
+}
 
 nlohmann::json to_json(const LedgerReport& r) {
   using nlohmann::json;

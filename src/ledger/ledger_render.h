@@ -2,6 +2,7 @@
 // The ledger as JSON (stable keys, numbers in GiB / tokens / bytes) and as a terminal table.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "ledger/ledger.h"
 
@@ -15,5 +16,15 @@ nlohmann::json to_json(const LedgerReport& r);
 
 // Every line with its value, formula and the engine source it mirrors; verdict; remedies.
 std::string render_text(const LedgerReport& r);
+
+// The startup-log fields (ingest merged_startup_fields keys) this report can be checked against,
+// with the ledger's value in the log's unit: vLLM/SGLang's pool and blocks, or llama.cpp's
+// buffers per device ("kv_cache_cpu_gib", "weights_cpu_gib", "compute_buffer_gib", ...).
+struct LogPair {
+  std::string log_key;
+  std::string label;
+  double ledger_value = 0;
+};
+std::vector<LogPair> log_pairs(const LedgerReport& r);
 
 }  // namespace llmtriage::ledger
