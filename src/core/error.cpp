@@ -1,15 +1,19 @@
 #include "core/error.h"
 
+#include "core/text_escape.h"
+
 namespace llmtriage::core {
 
 std::string Error::message() const {
   std::string out;
   if (!where.empty()) out += where + ": ";
+  // `found` is usually an excerpt of the input: escaped, so a binary or hostile file cannot put
+  // control bytes on the terminal through an error message.
   if (!expected.empty()) {
     out += "expected " + expected;
-    if (!found.empty()) out += ", found " + found;
+    if (!found.empty()) out += ", found " + printable(found);
   } else if (!found.empty()) {
-    out += found;
+    out += printable(found);
   }
   if (!detail.empty()) {
     if (!expected.empty() || !found.empty()) out += ". ";

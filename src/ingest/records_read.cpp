@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "core/text_escape.h"
 #include "ingest/line_reader.h"
 #include "ingest/log_prefix.h"
 #include "ingest/log_text.h"
@@ -424,8 +425,35 @@ bool whole_document(RecordFormat f) {
   return f == RecordFormat::genai_perf;
 }
 
-void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& res) {
+// What the head of the input says before any record is trusted: binary data (a model file, a
+// core dump, /dev/urandom) is refused instead of being read as thousands of "bad lines".
+struct HeadCheck {
+  static constexpr uint64_t kBytes = 4096;  // judged on the first 4 KiB (or the whole input when smaller)
+  uint64_t total = 0, nul = 0;
+  double non_text = 0;
+  bool judged = false, binary = false;
+  void add(std::string_view t) {
+    if (judged) return;
+    const std::string_view part = t.substr(0, static_cast<size_t>(kBytes - std::min(total, kBytes)));
+    nul += static_cast<uint64_t>(std::count(part.begin(), part.end(), '\0'));
+    non_text += core::non_text_share(part) * static_cast<double>(part.size());
+    total += part.size();
+    if (total < kBytes) ++total;  // the newline
+    if (total >= kBytes) judge();
+  }
+  // A stray NUL or bad byte in a text file (a torn write) is a bad line, not a binary file.
+  void judge() {
+    if (judged || total == 0) return;
+    judged = true;
+    const double n = static_cast<double>(total);
+    binary = (nul >= 16 && static_cast<double>(nul) > 0.01 * n) || non_text / n > 0.10;
+  }
+};
+
+// Returns the refusal of a binary input; otherwise the records and issues are in `res`.
+std::optional<core::Error> read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& res) {
   RecordSink sink{opt, res};
+  HeadCheck head;
   Line line;
   detail::CsvState csv;
   std::string doc;  // whole-document formats
@@ -435,6 +463,8 @@ void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& re
   uint64_t head_bytes = 0;
   while (reader.next(line)) {
     ++res.lines_total;
+    head.add(line.text);
+    if (head.binary) break;
     // After 1000 lines show the average length, reserve for the whole file: growing a vector of
     // records by doubling moves every record several times and faults in fresh pages each time.
     if (res.lines_total <= 1000) head_bytes += line.text.size() + 1;
@@ -495,6 +525,14 @@ void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& re
         break;
     }
   }
+  head.judge();
+  if (head.binary)
+    return core::make_error(
+        core::ErrorKind::input, opt.source_name,
+        "request records (JSONL, JSON, CSV, or an nginx/Envoy access log; gzip is read directly)",
+        fmt::format("binary data ({:.0f}% of the first {} bytes are not text)",
+                    100 * head.non_text / static_cast<double>(head.total), head.total),
+        "is this the right file? `llmtriage records summary --help` lists the formats read");
   if (!doc.empty()) {
     std::string_view d = logtext::trim(doc);
     if (opt.format == RecordFormat::genai_perf && d.find("\"experiments\"") == std::string_view::npos &&
@@ -506,6 +544,7 @@ void read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& re
     }
   }
   if (!opt.on_record) detail::finalize_stored(res, sink);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -515,7 +554,7 @@ core::Result<RecordReadResult> read_records_file(const std::string& path, Record
   auto reader = LineReader::open(path, options.max_line_bytes);
   if (!reader) return std::move(reader).error();
   RecordReadResult res;
-  read_lines(**reader, options, res);
+  if (auto refused = read_lines(**reader, options, res)) return std::move(*refused);
   if ((*reader)->error()) res.read_error = *(*reader)->error();
   return res;
 }
@@ -523,7 +562,8 @@ core::Result<RecordReadResult> read_records_file(const std::string& path, Record
 RecordReadResult read_records_text(std::string_view text, RecordReadOptions options) {
   auto reader = LineReader::from_string(text, options.max_line_bytes);
   RecordReadResult res;
-  read_lines(*reader, options, res);
+  // In memory the caller holds the text: binary lines are counted as bad, record by record.
+  (void)read_lines(*reader, options, res);
   return res;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/units.h"
+
 namespace llmtriage::ingest {
 
 namespace {
@@ -211,10 +213,12 @@ RecordsComparison compare_summaries(const RecordsSummary& b, const RecordsSummar
   for (const auto& it : items) {
     Shift s = shift_of(it.name, b.*(it.d), n.*(it.d));
     if (s.changed) {
+      // Each value in its unit, readable (core::format_quantity: "420 ms → 16.9 s", "12345 tokens").
+      auto q = [&](double v) { return core::format_quantity(v, it.unit); };
       std::string line = fmt::format(
-          "{} shifted: p50 {:.4g} → {:.4g} {} ({}), p99 {:.4g} → {:.4g} ({}), mean {}; KS D={:.3f} "
+          "{} shifted: p50 {} → {} ({}), p99 {} → {} ({}), mean {}; KS D={:.3f} "
           "(1% critical {:.3f}; n={} vs {})",
-          it.name, s.base_p50, s.now_p50, it.unit, fmt_ratio(s.p50_ratio), s.base_p99, s.now_p99,
+          it.name, q(s.base_p50), q(s.now_p50), fmt_ratio(s.p50_ratio), q(s.base_p99), q(s.now_p99),
           fmt_ratio(s.p99_ratio), fmt_ratio(s.mean_ratio), s.ks, s.ks_critical, s.n_base, s.n_now);
       (it.load ? load_lines : latency_lines).push_back({s.ks, line});
     }

@@ -2,9 +2,11 @@
 // naming what changed, JSON output, errors naming the file. (Label slow: runs the binary.)
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/text_escape.h"
 #include "support/shell_run.h"
 
 namespace {
@@ -50,4 +52,37 @@ TEST(RecordsCli, BadInputsAreExit2WithWhere) {
   auto cols = run(kData + "generic.csv --columns arrival_s");
   EXPECT_EQ(cols.code, 2);
   EXPECT_NE(cols.text.find("--columns"), std::string::npos);
+}
+
+// `records summary` on a binary file: exit 2 with a message naming what was expected, and not one
+// raw control or invalid byte on the terminal; input quoted back from a text file is escaped too.
+TEST(RecordsCli, BinaryFileIsRefusedAndInputIsNeverEchoedRaw) {
+  const std::string dir = ::testing::TempDir();
+  const std::string garbage = dir + "/llmtriage_garbage.log";
+  std::string bytes;
+  unsigned x = 11;
+  for (int i = 0; i < 4096; ++i) {
+    x = x * 1103515245u + 12345u;
+    bytes.push_back(static_cast<char>((x >> 16) & 0xff));
+  }
+  std::ofstream(garbage, std::ios::binary) << bytes;
+  // Valid UTF-8 (the histogram's block characters are), no control byte but newlines.
+  auto printable = [](const std::string& s) {
+    return s.find('\x1b') == std::string::npos && s.find('\t') == std::string::npos &&
+           s.find('\r') == std::string::npos && llmtriage::core::non_text_share(s) == 0;
+  };
+  auto r = run(garbage);
+  EXPECT_EQ(r.code, 2) << r.text;
+  EXPECT_NE(r.text.find("expected request records (JSONL, JSON, CSV, or an nginx/Envoy access log"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("found binary data"), std::string::npos) << r.text;
+  EXPECT_TRUE(printable(r.text)) << r.text;
+  const std::string odd = dir + "/llmtriage_odd.jsonl";
+  std::ofstream(odd, std::ios::binary) << "{\"arrival_s\": 0, \"input_tokens\": 5, \"ttft_s\": 16.89}\n"
+                                       << "not json \x1b[2J\xff\n{\"arrival_s\": 1, \"input_tokens\": 6, \"ttft_s\": 0.2}\n";
+  auto t = run(odd);
+  EXPECT_TRUE(printable(t.text)) << t.text;
+  EXPECT_NE(t.text.find("line 2: invalid_json"), std::string::npos) << t.text;
+  // Latencies in a readable unit, never "1.689e+04 ms".
+  EXPECT_NE(t.text.find("16.9 s"), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find("e+0"), std::string::npos) << t.text;
 }

@@ -1,8 +1,11 @@
 // Each record source -> core::RequestRecord with exactly the fields it provides; bad lines are
 // counted per kind with line numbers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "ingest/records.h"
@@ -164,6 +167,35 @@ TEST(RecordsRead, BinaryGarbageAndLongLinesNeverCrash) {
   EXPECT_EQ(r.bad_input["binary"], 1);
   EXPECT_EQ(r.bad_input["invalid_utf8"], 1);
   EXPECT_EQ(r.bad_input["too_long"], 1);
+}
+
+// A binary file (/dev/urandom, a model file) is refused up front with what was expected, not read
+// as thousands of bad lines whose excerpts would then be echoed to the terminal.
+TEST(RecordsRead, BinaryFileIsRefusedNamingWhatWasExpected) {
+  const auto dir = std::filesystem::temp_directory_path() / ("llmtriage_records_bin_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string bytes;
+  unsigned x = 7;
+  for (int i = 0; i < 4096; ++i) {
+    x = x * 1103515245u + 12345u;
+    bytes.push_back(static_cast<char>((x >> 16) & 0xff));
+  }
+  const std::string garbage = (dir / "garbage.log").string();
+  std::ofstream(garbage, std::ios::binary) << bytes;
+  auto r = ingest::read_records_file(garbage);
+  ASSERT_FALSE(r.ok());
+  const std::string m = r.error().message();
+  EXPECT_EQ(m.rfind(garbage + ": expected request records (JSONL, JSON, CSV, or an nginx/Envoy access log", 0), 0u) << m;
+  EXPECT_NE(m.find("found binary data ("), std::string::npos) << m;
+  EXPECT_EQ(m.find('\xff'), std::string::npos) << m;
+  // A text file with one torn line (a stray NUL) is still read: that line is counted as bad.
+  const std::string torn = (dir / "torn.jsonl").string();
+  std::ofstream(torn, std::ios::binary) << "{\"arrival_s\": 0, \"input_tokens\": 5}\n" << std::string("\0\0", 2)
+                                        << "\n{\"arrival_s\": 1, \"input_tokens\": 6}\n";
+  auto t = ingest::read_records_file(torn);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->records.size(), 2u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(RecordsRead, BenchJsonlRoundTrips) {
