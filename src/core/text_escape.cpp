@@ -44,8 +44,7 @@ std::string printable(std::string_view s, size_t max_bytes) {
   while (p < stop) {
     const unsigned char c = *p;
     if (c >= 0x20 && c < 0x7f) {
-      if (c == '\\') out += "\\\\";
-      else out.push_back(static_cast<char>(c));
+      out.push_back(static_cast<char>(c));
       ++p;
       continue;
     }

@@ -9,8 +9,8 @@
 
 namespace llmtriage::core {
 
-// `s` with \n \r \t as "\n" "\r" "\t", a backslash as "\\", other C0 controls, DEL, C1 controls
-// and every byte outside well-formed UTF-8 as "\xNN". With max_bytes > 0 the input is cut at a
+// `s` with \n \r \t as "\n" "\r" "\t", other C0 controls, DEL, C1 controls and every byte
+// outside well-formed UTF-8 as "\xNN"; a backslash stays as it is (C:\models reads as written). With max_bytes > 0 the input is cut at a
 // character boundary after that many input bytes and "..." marks the cut.
 std::string printable(std::string_view s, size_t max_bytes = 0);
 
