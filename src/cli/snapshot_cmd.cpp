@@ -82,6 +82,14 @@ int run_snapshot(SnapOpts& o, Context& ctx) {
   if (auto st = collect::write_snapshot(o.out, *snap, o.api_key); !st) return fail(ctx, st.error());
 
   size_t ok = ok_scrapes(*snap);
+  if (ctx.json && ok == 0) {
+    std::string why;
+    for (const auto& f : snap->failures)
+      if (f.what == "metrics" || f.what == "dcgm") why += (why.empty() ? "" : "; ") + f.what + ": " + f.error;
+    return fail(ctx, core::make_error(core::ErrorKind::network, o.endpoint, "a successful scrape",
+                                      "none of " + std::to_string(snap->scrapes.size()),
+                                      why + (why.empty() ? "" : ". ") + "The file " + o.out + " records the failures."));
+  }
   if (ctx.json) {
     nlohmann::json j = {{"written", o.out}, {"engine", core::to_string(snap->engine)},
                         {"scrapes", snap->scrapes.size()}, {"scrapes_ok", ok},

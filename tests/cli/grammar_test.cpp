@@ -97,10 +97,14 @@ TEST(Grammar, DidYouMeanForCommandsFlagsAndNames) {
 }
 
 TEST(Grammar, JsonErrorsAreObjectsOnStdoutWithTheExitCode) {
+  const std::string snap = ::testing::TempDir() + "/grammar-test-snapshot.json";
   for (auto args : std::vector<std::vector<const char*>>{
            {"bench", "--endpoint", "http://127.0.0.1:1", "--model", "m", "--rate", "0", "--json"},
            {"diagnos", "--json"},
            {"capacity", "--endpoint", "http://127.0.0.1:1", "--model", "m", "--json"},  // no --slo: the command's check
+           {"diagnose", "--log", "/nonexistent/engine.log", "--json"},                   // nothing readable
+           {"snapshot", "--endpoint", "http://127.0.0.1:1", "--window", "0", "--no-local-gpu", "--out",
+            snap.c_str(), "--json"},                       // no scrape succeeded
        }) {
     auto r = run(args);
     EXPECT_EQ(r.code, 2);
