@@ -23,11 +23,13 @@ core::Result<LedgerContext> ledger_for(const core::Evidence& ev, std::optional<i
         gpu_name = g.name;
         break;
       }
-  if (gpu_name.empty())
+  // llama.cpp and Ollama also run on the host alone: their ledger needs no GPU.
+  const bool host_ok = d.engine == core::EngineKind::llamacpp || d.engine == core::EngineKind::ollama;
+  if (gpu_name.empty() && !host_ok)
     return core::make_error(core::ErrorKind::input, "ledger", "a GPU (--gpu or GPU telemetry naming it)", "none");
   auto model = catalog::load_model(model_id);
   if (!model.ok()) return std::move(model).error();
-  auto gpu = catalog::find_gpu(gpu_name);
+  auto gpu = gpu_name.empty() ? core::Result<catalog::GpuSpec>(catalog::custom_gpu(0, "none")) : catalog::find_gpu(gpu_name);
   if (!gpu.ok()) return std::move(gpu).error();
 
   LedgerContext lc;
