@@ -4,6 +4,9 @@
 
 #include <cmath>
 
+#include "core/text_escape.h"
+#include "core/units.h"
+
 namespace llmtriage::collect {
 namespace {
 
@@ -12,11 +15,14 @@ std::string opt(const std::optional<double>& v, const char* spec = "{:.1f}", dou
   return fmt::format(fmt::runtime(spec), *v * scale);
 }
 
+// A latency in a readable unit: "0.9 ms", "688 ms", "16.9 s" (core::format_duration_s).
 std::string ms(const std::optional<double>& s) {
   if (!s || !std::isfinite(*s)) return "n/a";
-  if (*s >= 10) return fmt::format("{:.1f} s", *s);
-  return fmt::format("{:.0f} ms", *s * 1000);
+  return core::format_duration_s(*s);
 }
+
+// Text the server or a file gave (model ids, versions, errors): escaped when printed.
+std::string esc(const std::string& s) { return core::printable(s); }
 
 std::string hist_line(const char* name, const HistogramStats& h) {
   if (h.count <= 0 && !h.p50) return "";
@@ -33,8 +39,8 @@ std::string tokens_line(const char* name, const HistogramStats& h) {
 }
 
 std::string who(const WindowStats& w) {
-  std::string s = w.model_name.empty() ? std::string("(no model label)") : w.model_name;
-  if (!w.engine_index.empty()) s += " [engine " + w.engine_index + "]";
+  std::string s = w.model_name.empty() ? std::string("(no model label)") : esc(w.model_name);
+  if (!w.engine_index.empty()) s += " [engine " + esc(w.engine_index) + "]";
   return s;
 }
 
@@ -47,15 +53,16 @@ std::string render_snapshot_text(const Snapshot& s) {
   o += fmt::format("llmtriage snapshot (format v{}) taken {} by llmtriage {}\n", s.version,
                    s.created_utc.empty() ? std::string("?") : s.created_utc, s.llmtriage_version);
   if (s.mode == "live")
-    o += fmt::format("  source: {} live, window {:.0f} s every {:.0f} s: {} of {} scrapes ok{}\n", s.endpoint,
-                     s.window_s, s.interval_s, ok, s.scrapes.size(), s.complete ? "" : " (INCOMPLETE)");
+    o += fmt::format("  source: {} live, window {} every {}: {} of {} scrapes ok{}\n", esc(s.endpoint),
+                     core::format_duration_s(s.window_s), core::format_duration_s(s.interval_s), ok, s.scrapes.size(),
+                     s.complete ? "" : " (INCOMPLETE)");
   else
     o += fmt::format("  source: {} saved exposition file(s), {} ok\n", s.files.size(), ok);
   o += fmt::format("  engine: {}{}{}\n", core::to_string(s.engine),
-                   s.engine_version.empty() ? "" : " " + s.engine_version,
+                   s.engine_version.empty() ? "" : " " + esc(s.engine_version),
                    s.engine_detected_by.empty() ? "" : " (detected: " + s.engine_detected_by + ")");
   for (const auto& m : s.models)
-    o += fmt::format("  model: {}{}{}\n", m.id, m.root.empty() || m.root == m.id ? "" : " (" + m.root + ")",
+    o += fmt::format("  model: {}{}{}\n", esc(m.id), m.root.empty() || m.root == m.id ? "" : " (" + esc(m.root) + ")",
                      m.max_model_len ? fmt::format(", max_model_len {}", *m.max_model_len) : "");
 
   o += "\nLayer 1 - load\n";
@@ -63,7 +70,7 @@ std::string render_snapshot_text(const Snapshot& s) {
   for (const auto& w : s.window) {
     o += fmt::format("  {}: prompt {} tok/s, generation {} tok/s, finished {} req/s{}\n", who(w),
                      opt(w.prompt_tok_s), opt(w.generation_tok_s), opt(w.finished_req_s, "{:.2f}"),
-                     w.scrapes < 2 ? " (one scrape: rates need two)" : fmt::format(" over {:.0f} s", w.window_s));
+                     w.scrapes < 2 ? " (one scrape: rates need two)" : " over " + core::format_duration_s(w.window_s));
     o += tokens_line("prompt length", w.prompt_tokens);
     o += tokens_line("output length", w.output_tokens);
   }
@@ -88,11 +95,11 @@ std::string render_snapshot_text(const Snapshot& s) {
   o += "    (percentiles are PromQL histogram_quantile bucket estimates)\n";
 
   o += "\nLayer 3 - hardware\n";
-  if (s.gpus.empty()) o += "  no GPU readings" + (s.gpu_note.empty() ? std::string() : ": " + s.gpu_note) + "\n";
+  if (s.gpus.empty()) o += "  no GPU readings" + (s.gpu_note.empty() ? std::string() : ": " + esc(s.gpu_note)) + "\n";
   for (const auto& g : s.gpus) {
     const auto& l = g.last;
     o += fmt::format("  GPU {} {}: power {} / {} W (max {}), SM clock {} / {} MHz (min {}), {} C (max {})\n",
-                     g.index, g.name, opt(l.power_w, "{:.0f}"), opt(l.power_limit_w, "{:.0f}"),
+                     g.index, esc(g.name), opt(l.power_w, "{:.0f}"), opt(l.power_limit_w, "{:.0f}"),
                      opt(g.power_w_max, "{:.0f}"), opt(l.sm_clock_mhz, "{:.0f}"),
                      opt(l.max_sm_clock_mhz, "{:.0f}"), opt(g.sm_clock_mhz_min, "{:.0f}"),
                      opt(l.temp_c, "{:.0f}"), opt(g.temp_c_max, "{:.0f}"));
@@ -107,7 +114,7 @@ std::string render_snapshot_text(const Snapshot& s) {
 
   o += "\nLayer 4 - parameters\n";
   o += s.engine_args.empty() ? "  engine arguments: not given (--engine-args)\n"
-                             : "  engine arguments: " + s.engine_args + "\n    (" + s.engine_args_note + ")\n";
+                             : "  engine arguments: " + esc(s.engine_args) + "\n    (" + esc(s.engine_args_note) + ")\n";
   if (s.engine_settings) {
     const auto& st = *s.engine_settings;
     auto i = [](const auto& v) { return v ? fmt::format("{}", *v) : std::string("default"); };
@@ -126,7 +133,7 @@ std::string render_snapshot_text(const Snapshot& s) {
   if (!s.failures.empty() || malformed) {
     o += "\nMissing or partial\n";
     if (malformed) o += fmt::format("  {} malformed exposition line(s) skipped\n", malformed);
-    for (const auto& f : s.failures) o += "  " + f.what + ": " + f.error + "\n";
+    for (const auto& f : s.failures) o += "  " + f.what + ": " + esc(f.error) + "\n";
   }
   return o;
 }
