@@ -35,7 +35,7 @@ core::Result<Loaded> load(const std::string& path, const RecordsOpts& o, const c
   ingest::RecordReadOptions ro;
   auto fmt_ = ingest::record_format_from_string(o.format);
   if (!fmt_)
-    return core::make_error(core::ErrorKind::usage, "--format",
+    return core::make_error(core::ErrorKind::usage, "--records-format (--format)",
                             "auto, llmtriage, vllm, sglang, aiperf, genai-perf, nginx, envoy, csv or jsonl", o.format);
   ro.format = *fmt_;
   if (!o.columns.empty()) {
