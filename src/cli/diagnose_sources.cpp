@@ -85,8 +85,10 @@ void add_snapshot(EvidenceSide& side, const collect::Snapshot& snap, const std::
   for (auto& e : ev.engine_samples) side.metric_samples.push_back(std::move(e));
   for (auto& g : ev.gpu_samples) side.ev.gpu_samples.push_back(std::move(g));
   side.deployment_from(ev.deployment);
-  // The engine's arguments, and what the server says of itself (llama.cpp /props: slots, context).
-  if (snap.engine_settings || snap.server) merge_settings(side.from_snapshots, ev.deployment.settings);
+  // The engine's arguments, and what the server says of itself (llama.cpp /props: slots, context;
+  // /v1/models max_model_len).
+  if (snap.engine_settings || snap.server || ev.deployment.settings.max_model_len)
+    merge_settings(side.from_snapshots, ev.deployment.settings);
   std::map<std::pair<std::string, std::string>, std::pair<size_t, std::string>> failures;  // (kind, source) -> (n, first)
   std::vector<std::pair<std::string, std::string>> order;
   for (auto& n : ev.inputs) {

@@ -23,6 +23,14 @@ core::Evidence snapshot_to_evidence(const Snapshot& s, const std::string& path) 
     if (ev.deployment.engine_version.empty()) ev.deployment.engine_version = s.server->build;
   }
   if (ev.deployment.model.empty() && !s.models.empty()) ev.deployment.model = s.models.front().root.empty() ? s.models.front().id : s.models.front().root;
+  // The server's own context length (vLLM/SGLang /v1/models max_model_len) over the model's
+  // default: the ledger's verdicts (max_model_len_exceeds_kv) must judge what the server runs.
+  if (!ev.deployment.settings.max_model_len) {
+    const ModelInfo* served = nullptr;
+    for (const auto& m : s.models)
+      if (m.max_model_len && (!served || m.id == ev.deployment.model || m.root == ev.deployment.model)) served = &m;
+    if (served) ev.deployment.settings.max_model_len = *served->max_model_len;
+  }
   if (!s.gpu_samples.empty()) {
     ev.deployment.gpu = s.gpu_samples.front().name;
     int n = 0;

@@ -97,10 +97,11 @@ OomSplit split_ooms(const Context& c) {
   return s;
 }
 
-// Did the engine serve anything in the window? (Then a "does not start" ledger verdict is wrong.)
+// Did the engine start (it answers /metrics with a KV pool) or serve anything in the window?
+// Then a "does not start" ledger verdict is wrong: the ledger's inputs differ from the server's.
 bool served(const Context& c) {
   return c.ind.get("running_max").value_or(0) > 0 || c.ind.get("records_ok").value_or(0) > 0 ||
-         c.ind.get("output_tokens_per_s").value_or(0) > 0;
+         c.ind.get("output_tokens_per_s").value_or(0) > 0 || c.ind.get("kv_capacity_tokens_metrics").value_or(0) > 0;
 }
 
 EvidenceItem ledger_item(const LedgerContext& lc) {

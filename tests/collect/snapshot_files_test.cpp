@@ -220,3 +220,31 @@ TEST(SnapshotFromFiles, EngineArgsAreRedactedThenParsedIntoSettings) {
   EXPECT_EQ(ev.deployment.model, "meta-llama/Llama-3.1-8B-Instruct");
   EXPECT_NE(collect::render_snapshot_text(*back).find("max-model-len 8192"), std::string::npos);
 }
+
+namespace llmtriage::collect {
+namespace {
+
+TEST(SnapshotEvidence, TheServersOwnMaxModelLenIsTheDeploymentsNotTheModelDefault) {
+  // `vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192`: /v1/models says 8192. The
+  // ledger judges the deployment's settings; without this it used the model's 131072 and called a
+  // serving engine max_model_len_exceeds_kv.
+  Snapshot s;
+  s.engine = core::EngineKind::vllm;
+  ModelInfo m;
+  m.id = "llama-prod";
+  m.root = "meta-llama/Llama-3.1-8B-Instruct";
+  m.owned_by = "vllm";
+  m.max_model_len = 8192;
+  s.models.push_back(m);
+  auto ev = snapshot_to_evidence(s);
+  ASSERT_TRUE(ev.deployment.settings.max_model_len);
+  EXPECT_EQ(*ev.deployment.settings.max_model_len, 8192);
+  // Settings the snapshot states (the engine's own arguments) are kept.
+  core::EngineSettings given;
+  given.max_model_len = 4096;
+  s.engine_settings = given;
+  EXPECT_EQ(*snapshot_to_evidence(s).deployment.settings.max_model_len, 4096);
+}
+
+}  // namespace
+}  // namespace llmtriage::collect

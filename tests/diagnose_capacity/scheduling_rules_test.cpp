@@ -507,5 +507,20 @@ TEST(SchedulingRules, OneCumulativePreemptionReadingIsACountNotARate) {
   EXPECT_EQ(f->explanation.find("per second"), std::string::npos) << f->explanation;
 }
 
+TEST(SchedulingRules, AnEngineThatAnswersMetricsHasStartedWhateverTheLedgerPredicts) {
+  // The ledger with the model's default context (131072 on an A10G) says vLLM refuses to start;
+  // the engine's /metrics reports its KV pool, so it started: its settings differ from the
+  // ledger's inputs, and "refuses to start" would contradict the evidence.
+  Case c;
+  c.in.now.deployment.model = "meta-llama/Llama-3.1-8B-Instruct";
+  c.in.now.deployment.gpu = "A10G";
+  c.in.now.deployment.engine = core::EngineKind::vllm;
+  c.set({{"kv_capacity_tokens_metrics", 28352}, {"kv_capacity_tokens", 28352}, {"running", 0}, {"waiting_p50", 0},
+         {"kv_usage", 0}});
+  const LayerResult r = analyze_scheduling(c.ctx());
+  EXPECT_FALSE(testing::has(r, "max_len_exceeds_kv"));
+  EXPECT_FALSE(testing::has(r, "startup_oom"));
+}
+
 }  // namespace
 }  // namespace llmtriage::diagnose
