@@ -70,6 +70,11 @@ std::vector<Remedy> ledger_remedies(const LedgerContext& lc, const std::vector<s
                                      ledger::to_string(r.verdict_after), r.effect);
     m.basis = "ledger";
     m.uncertainty = kLedgerUncertainty;
+    // Same verdict and the very same KV pool: the ledger predicts no effect (not a fix to list).
+    if (r.verdict_after == lc.report.verdict && r.kv_cache_tokens_after == lc.report.kv_cache_tokens) {
+      const double kv = static_cast<double>(lc.report.kv_cache_tokens);
+      m.predicted = PredictedValue{"KV pool", "tokens", kv, kv, true, 0};
+    }
     out.push_back(std::move(m));
   }
   return out;

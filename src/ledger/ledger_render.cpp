@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <optional>
+#include <vector>
 
 namespace llmtriage::ledger {
 namespace {
@@ -160,10 +161,18 @@ std::string render_text(const LedgerReport& r) {
     out += "\n";
   }
   out += fmt::format("\nVerdict: {}: {}.\n", to_string(r.verdict), r.verdict_detail);
-  if (!r.remedies.empty()) {
+  // A change that leaves the verdict and the KV pool exactly as they are is no remedy here: it is
+  // listed after the remedies, never among them (e.g. max-num-seqs when the weights do not fit).
+  std::vector<const Remedy*> fixes, nil;
+  for (const auto& m : r.remedies)
+    (m.verdict_after == r.verdict && m.kv_cache_tokens_after == r.kv_cache_tokens ? nil : fixes).push_back(&m);
+  if (!fixes.empty()) {
     out += "Remedies (each changes one variable):\n";
-    for (const auto& m : r.remedies)
-      out += fmt::format("  {} {} -> {}: {}\n", m.flag, m.from, m.to, m.effect);
+    for (const auto* m : fixes) out += fmt::format("  {} {} -> {}: {}\n", m->flag, m->from, m->to, m->effect);
+  }
+  if (!nil.empty()) {
+    out += "No effect on the verdict or the KV pool (not remedies here):\n";
+    for (const auto* m : nil) out += fmt::format("  {} {} -> {}: {}\n", m->flag, m->from, m->to, m->effect);
   }
   for (const auto& w : r.warnings) out += "Warning: " + w + "\n";
   for (const auto& n : r.notes) out += "Note: " + n + "\n";

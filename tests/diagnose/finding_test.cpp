@@ -35,3 +35,45 @@ TEST(Finding, ExitCodeIsOneOnlyForWarningOrAbove) {
 
 }  // namespace
 }  // namespace llmtriage::diagnose
+
+// A remedy's numbers decide whether it is a fix: better by more than the prediction's tolerance
+// improves; within it is no effect (688 ms -> 688 ms); worse by more than it is worse.
+TEST(Finding, RemedyOutcomeFromItsPredictedNumbers) {
+  using llmtriage::diagnose::Outcome;
+  using llmtriage::diagnose::PredictedValue;
+  using llmtriage::diagnose::Remedy;
+  Remedy r{"max-num-seqs", "256", "128", "", "sim", 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::not_predicted);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 12.4, 1.9, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::improves);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.688, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::no_effect);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.6, false, 0.3};  // -13%, inside +-30%
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::no_effect);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 2.1, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::worse);
+  r.predicted = PredictedValue{"output throughput", "tok/s", 1000, 1500, true, 0.1};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::improves);
+  EXPECT_TRUE(llmtriage::diagnose::listed_as_fix(r));
+  r.kind = Remedy::Kind::precaution;
+  EXPECT_FALSE(llmtriage::diagnose::listed_as_fix(r));
+}
+
+TEST(Finding, OrderRemediesPutsPrecautionsFirstAndNilOrWorseLast) {
+  using llmtriage::diagnose::PredictedValue;
+  using llmtriage::diagnose::Remedy;
+  Remedy nil{"a", "1", "2", "", "sim", 0.3};
+  nil.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.688, false, 0.3};
+  Remedy worse{"b", "1", "2", "", "sim", 0.3};
+  worse.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 2.0, false, 0.3};
+  Remedy good{"c", "1", "2", "", "sim", 0.3};
+  good.predicted = PredictedValue{"P99 TTFT", "s", 12.4, 1.9, false, 0.3};
+  Remedy qual{"d", "1", "2", "", "qualitative", std::nullopt};
+  Remedy keep{"capture before restart", "", "keep x", "", "qualitative", std::nullopt};
+  keep.kind = Remedy::Kind::precaution;
+  std::vector<Remedy> v = {worse, nil, good, keep, qual};
+  llmtriage::diagnose::order_remedies(v);
+  std::string order;
+  for (const auto& r : v) order += r.change.substr(0, 1);
+  EXPECT_EQ(order, "ccdab");  // precaution ("capture..."), good, qualitative, nil, worse
+}
