@@ -267,6 +267,7 @@ void localize_remedies(const core::Evidence& ev, std::vector<Finding>& findings)
       ledger::LocalRemedy l = ledger::localize_remedy(r.change, engine, r.to, slots);
       if (!l.known) continue;
       if (l.exists) {
+        r.from = ledger::localize_remedy(r.change, engine, r.from, slots).to;  // "auto" -> "f16"
         r.change = l.flag;
         r.to = l.to;
         if (!l.note.empty() && r.predicted_effect.find(l.note) == std::string::npos)
