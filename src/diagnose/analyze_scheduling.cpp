@@ -17,7 +17,8 @@ namespace {
 
 bool judged(const Context& c, kit::Models& m) {
   for (const char* n : {"running", "waiting", "kv_usage", "waiting_p50", "kv_usage_max", "preemptions_per_s",
-                        "preemption_events", "oom_events", "max_len_exceeds_kv_events", "prefix_cache_hit_rate"})
+                        "preemption_events", "oom_events", "max_len_exceeds_kv_events", "prefix_cache_hit_rate",
+                        "requests_over_context_share"})
     if (c.ind.get(n)) return true;
   return m.ledger() != nullptr;
 }
@@ -31,6 +32,7 @@ LayerResult analyze_scheduling(const Context& c) {
 
   sched::startup_memory(c, models, r.findings);
   sched::request_exceeds_kv_pool(c, models, r.findings);
+  sched::request_exceeds_context(c, models, r.findings);
   sched::runtime_oom_unprofiled(c, models, r.findings);
   sched::preemption_storm(c, models, r.findings);
   sched::kv_pool_saturated(c, models, r.findings);  // after: a storm already names the saturated pool
@@ -59,6 +61,7 @@ LayerResult analyze_scheduling(const Context& c) {
     r.verdict.evidence.push_back(sched::waiting_item(c, sched::deep_queue(c), "<"));
   add(kit::first_name(c, {"kv_usage", "kv_usage_max"}), c.th.get("sched.kv_near_full"), "<");
   add("preemptions_per_s", c.th.get("sched.preemption_rate_per_s"), "<");
+  add("outputs_cut_at_context", 1, "<");
   add("running", {}, "");
   add("prefix_cache_hit_rate", {}, "");
   if (const LedgerContext* lc = models.ledger())

@@ -42,7 +42,7 @@ constexpr UnitRow kDerivedUnits[] = {
     {"prefix_caching", "0/1"}, {"gpu_memory_utilization", "fraction"}, {"replicas", "engines"},
     {"kv_cache_quantized", "0/1"}, {"weights_quantized", "0/1"}, {"outputs_count", "count"},
     {"template_marker_share", "fraction"}, {"repetitive_output_share", "fraction"},
-    {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"}, {"records_cut", "requests"},
+    {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"}, {"records_cut", "requests"}, {"requests_over_context_share", "fraction"}, {"outputs_cut_at_context", "requests"}, {"prompts_over_context_refused", "requests"}, {"longest_request_tokens", "tokens"},
     {"input_len_p50", "tokens"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
 };
 
@@ -97,18 +97,42 @@ void summarize_evidence(const core::Evidence& ev, const Thresholds& th, Indicato
   summarize_records(ev.requests, th, out);
   summarize_events(ev, out);
   summarize_outputs(ev.outputs, th, out);
-  // Prompts pinned at the context size: the client (or the engine) cut them to fit.
+  // Against the context one request may use (max_model_len; llama.cpp: the slot's context). A
+  // prompt pinned at it was cut to fit (served, at the limit); a prompt + max_tokens above it asks
+  // for more than a request can hold: refused (llama.cpp 400 "exceeds the available context size")
+  // or its output stopped at the limit (finish_reason length before max_tokens).
   if (auto mml = ev.deployment.settings.max_model_len; mml && *mml > 0) {
-    size_t n = 0, pinned = 0;
+    size_t n = 0, pinned = 0, asked = 0, over = 0, cut = 0, refused = 0;
+    int64_t longest = 0;
     for (const auto& r : ev.requests) {
       if (!r.input_tokens) continue;
+      const bool ok = r.status == core::RequestStatus::ok;
+      const std::string& cat = r.error_category;
+      if (!ok && (cat == "interrupted" || cat == "deadline" || cat == "not_sent")) continue;  // never judged by the server
       ++n;
-      if (*r.input_tokens >= *mml - 1) ++pinned;
+      if (ok && *r.input_tokens >= *mml - 1 && *r.input_tokens <= *mml) ++pinned;
+      if (!r.max_tokens) continue;
+      ++asked;
+      const int64_t need = *r.input_tokens + *r.max_tokens;
+      longest = std::max(longest, need);
+      if (need <= *mml) continue;
+      ++over;
+      if (ok && r.output_tokens && *r.output_tokens < *r.max_tokens && *r.input_tokens + *r.output_tokens >= *mml - 1) ++cut;
+      if (!ok && *r.input_tokens >= *mml) ++refused;
     }
     if (n > 0)
       out["inputs_at_max_model_len_share"] =
           Indicator{static_cast<double>(pinned) / static_cast<double>(n),
-                    fmt::format("records ({} of {} prompts >= max_model_len {} - 1)", pinned, n, *mml)};
+                    fmt::format("records ({} of {} served prompts at max_model_len {})", pinned, n, *mml)};
+    if (asked > 0) {
+      const std::string src = fmt::format("records vs max_model_len {} (per request; llama.cpp: per slot)", *mml);
+      out["requests_over_context_share"] =
+          Indicator{static_cast<double>(over) / static_cast<double>(asked),
+                    fmt::format("{}: {} of {} ask for prompt + max_tokens above it", src, over, asked)};
+      out["outputs_cut_at_context"] = Indicator{static_cast<double>(cut), src + ": outputs stopped at the limit before max_tokens"};
+      out["prompts_over_context_refused"] = Indicator{static_cast<double>(refused), src + ": failed requests whose prompt alone exceeds it"};
+      out["longest_request_tokens"] = Indicator{static_cast<double>(longest), src + ": longest prompt + max_tokens asked"};
+    }
   }
 }
 

@@ -47,6 +47,7 @@ constexpr Row kTable[] = {
     {"sched.waiting_deep_share", 0.5},    // x the running concurrency (Little's law: +0.5 service time)
     {"sched.waiting_deep_min", 2},        // one waiting request is arrival jitter, not a queue
     {"sched.kv_near_full", 0.9},          // KV usage fraction
+    {"sched.over_context_share", 0.05},   // share of requests asking for prompt + max_tokens > max_model_len
     {"sched.preemption_rate_per_s", 0.5}, // preemptions per second
     {"sched.preemptions_count_high", 50}, // preemptions without a time base (V0 logs every 50th)
     {"sched.waiting_idle", 1},            // "queue empty": waiting (p50) at most this

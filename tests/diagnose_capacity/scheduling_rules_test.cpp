@@ -56,6 +56,15 @@ const std::vector<Row>& rows() {
       {"8 waiting behind 256 running with KV to spare: short for that batch (ceiling sched.waiting_deep)",
        [](Case& c) { c.set({{"waiting_p50", 8}, {"running", 256}, {"running_max", 256}, {"kv_usage", 0.5}}); }, {},
        State::cleared},
+      {"prompts + max_tokens above the slot's context, outputs cut at the limit",
+       [](Case& c) {
+         c.set({{"requests_over_context_share", 0.6}, {"outputs_cut_at_context", 12}, {"max_model_len", 512},
+                {"longest_request_tokens", 700}});
+       },
+       {"request_exceeds_context"}, State::at_fault},
+      {"asking for more than the context but all served (the engine did not stop them): nothing lost",
+       [](Case& c) { c.set({{"requests_over_context_share", 0.6}, {"outputs_cut_at_context", 0}, {"max_model_len", 512}}); },
+       {}, State::cleared},
       {"a few waiting: no backlog",
        [](Case& c) { c.set({{"waiting_p50", 4}, {"kv_usage", 0.3}}); }, {}, State::cleared},
       {"deep queue with a preemption storm: one finding, the storm",
