@@ -144,6 +144,17 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
         sink.note_engine(EngineKind::llamacpp);
         return Match::parsed;
       }
+      // Builds since late 2025 log the compute buffers from the scheduler's reserve:
+      // "sched_reserve:        CPU compute buffer size =     6.51 MiB".
+      if (starts_with(m, "sched_reserve:") && contains(m, "compute buffer size =")) {
+        auto v = size_gib_after(m, "compute buffer size =");
+        if (!v) return Match::malformed;
+        std::string dev = device_before(m, "compute buffer");
+        core::Event& e = other_startup(ctx, sink, EngineKind::llamacpp, "compute_buffer");
+        e.fields[is_cpu(dev) ? "compute_buffer_cpu_gib" : "compute_buffer_gib"] = *v;
+        e.labels["device"] = dev;
+        return Match::parsed;
+      }
       if (starts_with(m, "slot ") || starts_with(m, "srv ") || starts_with(m, "update_slots")) {
         sink.note_engine(EngineKind::llamacpp);
         return Match::other;
