@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -189,6 +191,22 @@ TEST(LedgerCli, GgufModelOnLlamaCpp) {
     }
   EXPECT_TRUE(kv) << r.out;
   for (const auto& m : j["remedies"]) EXPECT_NE(m["flag"], "--kv-cache-dtype") << m.dump();
+  // The engine's own buffers (llama-server b10470 -lv 4 startup lines) beside the ledger's.
+  std::string log = write_temp("llmtriage_tiny_startup.log",
+                               "0.00.067.907 I load_tensors:   CPU_Mapped model buffer size =    35.76 MiB\n"
+                               "0.00.068.436 I llama_context: n_ctx                 = 8192\n"
+                               "0.00.068.550 I llama_kv_cache:        CPU KV buffer size =    16.00 MiB\n"
+                               "0.00.077.492 I sched_reserve:        CPU compute buffer size =     6.51 MiB\n");
+  CliRun cmp = ledger(std::string("--model ") + model + " --engine llamacpp --ctx-size 8192 --parallel 4 --json --from-log " + log);
+  ASSERT_EQ(cmp.code, 0) << cmp.out << cmp.err;
+  auto jc = nlohmann::json::parse(cmp.out, nullptr, false);
+  ASSERT_FALSE(jc.is_discarded()) << cmp.out;
+  std::set<std::string> keys;
+  for (const auto& c : jc["from_log"]["comparison"]) {
+    keys.insert(c["key"].get<std::string>());
+    EXPECT_LT(std::abs(c["diff_pct"].get<double>()), 0.5) << c.dump();
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"weights_cpu_gib", "kv_cache_cpu_gib", "compute_buffer_cpu_gib", "n_ctx_tokens"}));
   CliRun text = ledger(std::string("--model ") + model + " --engine llamacpp --ctx-size 8192 --parallel 4 --typical-len 3000");
   EXPECT_EQ(text.code, 1) << text.err;  // a 3000-token request is cut at the 2048-cell slot
   EXPECT_NE(text.out.find("-c 8192 -> 12288"), std::string::npos) << text.out;
