@@ -85,7 +85,13 @@ EvidenceItem Indicators::item(const std::string& name, std::optional<double> thr
   } else {
     e.source = "not measured";
   }
-  if (auto b = base(name)) e.text = fmt::format("baseline {} ({})", core::format_quantity(*b, e.unit), baseline.at(name).source);
+  if (auto b = base(name)) {
+    // The baseline's source only when it is another kind of source than the value's own (a
+    // dashboard reading against metrics): the same long source twice on one line is noise.
+    auto kind = [](const std::string& src) { return src.substr(0, src.find_first_of(" (:")); };
+    const std::string& bsrc = baseline.at(name).source;
+    e.text = "baseline " + core::format_quantity(*b, e.unit) + (kind(bsrc) == kind(e.source) ? "" : " (" + bsrc + ")");
+  }
   return e;
 }
 

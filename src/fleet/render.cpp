@@ -5,6 +5,8 @@
 #include <ctime>
 #include <fmt/format.h>
 
+#include "core/text_escape.h"
+#include "core/units.h"
 #include "report/diagnose_format.h"
 #include "report/diagnose_json.h"
 #include "report/diagnose_text.h"
@@ -89,14 +91,15 @@ std::string render_text(const FleetEvidence& fe, const FleetDiagnosis& d, const 
   std::string o;
   o += fmt::format("Fleet: {} replicas ({}) by '{}' in {}{}\n", fe.replicas.size(), core::to_string(fe.engine), info.replica_label,
                    info.prometheus, info.selector.empty() ? "" : ", selector " + info.selector);
-  o += fmt::format("Window: {} .. {} (step {:.3g} s){}\n", utc(fe.start_s), utc(fe.end_s), fe.step_s,
+  o += fmt::format("Window: {} .. {} (step {}){}\n", utc(fe.start_s), utc(fe.end_s), core::format_duration_s(fe.step_s),
                    fe.baseline_end_s ? fmt::format("; baseline {} .. {}", utc(*fe.baseline_start_s), utc(*fe.baseline_end_s))
                                      : std::string("; no baseline window"));
   const auto& s = info.stats;
-  o += fmt::format("Store: {} queries ({} retried, {} failed), {:.1f} MB, {} series, {} points; {:.2f} s waiting on the store, "
-                   "{:.2f} s parsing, {:.2f} s analysis\n\n",
-                   s.queries, s.retries, s.failures, static_cast<double>(s.bytes) / 1e6, s.series, s.points, s.store_seconds,
-                   s.parse_seconds, info.analysis_seconds);
+  o += fmt::format("Store: {} queries ({} retried, {} failed), {:.1f} MB, {} series, {} points; {} waiting on the store, "
+                   "{} parsing, {} analysis\n\n",
+                   s.queries, s.retries, s.failures, static_cast<double>(s.bytes) / 1e6, s.series, s.points,
+                   core::format_duration_s(s.store_seconds), core::format_duration_s(s.parse_seconds),
+                   core::format_duration_s(info.analysis_seconds));
 
   o += "== Fleet verdict ==\n";
   report::TextOptions to;
@@ -110,13 +113,13 @@ std::string render_text(const FleetEvidence& fe, const FleetDiagnosis& d, const 
   o += "\n== Replicas that differ ==\n";
   if (differ.empty()) o += "  none: every replica's readings are within the fleet's spread\n";
   for (const auto* r : differ) {
-    o += "  " + r->replica + ":";
+    o += "  " + core::printable(r->replica) + ":";  // label values come from the store: escaped
     for (const auto& out : d.outliers)
       if (out.replica == r->replica)
         o += fmt::format(" {} {} (fleet median {});", out.indicator, report::format_value(out.value, out.unit),
                          report::format_value(out.median, out.unit));
-    if (auto h = r->indicators.get("prefix_cache_hit_rate")) o += fmt::format(" prefix-cache hit {:.0f}%;", *h * 100);
-    if (auto q = r->indicators.get("request_rate")) o += fmt::format(" {:.3g} req/s", *q);
+    if (auto h = r->indicators.get("prefix_cache_hit_rate")) o += " prefix-cache hit " + core::format_quantity(*h, "fraction") + ";";
+    if (auto q = r->indicators.get("request_rate")) o += " " + core::format_quantity(*q, "req/s");
     o += "\n";
   }
 
@@ -126,9 +129,10 @@ std::string render_text(const FleetEvidence& fe, const FleetDiagnosis& d, const 
     for (const auto& f : r.report.findings) {
       if (fleet_wide(d, f.id)) continue;
       any = true;
-      o += fmt::format("  {}: [{}] {} ({})\n", r.replica, report::layer_title(f.layer), f.title, diagnose::to_string(f.severity));
+      o += fmt::format("  {}: [{}] {} ({})\n", core::printable(r.replica), report::layer_title(f.layer), f.title,
+                       diagnose::to_string(f.severity));
     }
-    for (const auto& n : r.notes) o += fmt::format("  {}: note: {}\n", r.replica, n);
+    for (const auto& n : r.notes) o += fmt::format("  {}: note: {}\n", core::printable(r.replica), core::printable(n));
   }
   if (!any) o += "  none\n";
   o += "\nTTFT, TPOT and ITL as defined in docs/metrics.md; quantiles from the engines' histograms over the window.\n";

@@ -59,9 +59,14 @@ std::string format_change(const diagnose::Remedy& r) {
 
 std::string format_effect(const diagnose::Remedy& r) {
   std::string s = r.predicted_effect.empty() ? std::string("effect not predicted") : r.predicted_effect;
-  std::string basis = r.basis.empty() ? "qualitative" : r.basis;
-  if (r.uncertainty) basis += fmt::format(", +-{:.0f}%", 100 * *r.uncertainty);
-  return s + " (" + basis + ")";
+  const std::string basis = r.basis.empty() ? "qualitative" : r.basis;
+  const std::string band = r.uncertainty ? fmt::format("+-{:.0f}%", 100 * *r.uncertainty) : std::string();
+  // Said once: an effect that already names its basis ("... (sim what-if, +-30%; ...)", "KV pool
+  // ... (ledger)") gets only what it does not say yet.
+  const bool names_basis = s.find("(" + basis) != std::string::npos;
+  const bool names_band = band.empty() || s.find(band) != std::string::npos;
+  if (names_basis) return names_band ? s : s + " (" + band + ")";
+  return s + " (" + basis + (band.empty() ? "" : ", " + band) + ")";
 }
 
 std::string format_precaution(const diagnose::Remedy& r) {

@@ -274,3 +274,15 @@ TEST(Indicators, QuantizationFromTheCheckpointNameWhenNoFlagSaysIt) {
 
 }  // namespace
 }  // namespace llmtriage::diagnose
+
+// An evidence item's baseline reads in the indicator's unit, with its source only when that is
+// another kind of source than the value's own.
+TEST(IndicatorsItem, BaselineTextInTheUnitAndWithoutARepeatedSource) {
+  llmtriage::diagnose::Indicators ind;
+  ind.now["kv_usage_max"] = {0.98, "metrics (4 samples, 1 engine series, 13 s): max"};
+  ind.baseline["kv_usage_max"] = {0.33, "metrics (3 samples, 1 engine series, 8 s): max"};
+  ind.now["input_len_mean"] = {3000, "records (60 requests)"};
+  ind.baseline["input_len_mean"] = {16890, "observe baseline_input_len_mean=16890"};
+  EXPECT_EQ(ind.item("kv_usage_max", 0.9, ">=").text, "baseline 33%");
+  EXPECT_EQ(ind.item("input_len_mean").text, "baseline 16890 tokens (observe baseline_input_len_mean=16890)");
+}

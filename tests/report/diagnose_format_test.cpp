@@ -39,6 +39,16 @@ TEST(DiagnoseFormat, RemedyChangeAndEffect) {
   EXPECT_EQ(report::format_effect(q), "effect not predicted (qualitative)");
 }
 
+// The basis and its band are said once, not again after an effect that already names them.
+TEST(DiagnoseFormat, EffectNamesItsBasisOnce) {
+  diagnose::Remedy sim{"max-num-seqs", "256", "128", "P99 TTFT 12.4 s -> 1.9 s (sim what-if, +-30%; sim baseline 11 s)", "sim", 0.3};
+  EXPECT_EQ(report::format_effect(sim), "P99 TTFT 12.4 s -> 1.9 s (sim what-if, +-30%; sim baseline 11 s)");
+  diagnose::Remedy led{"kv-cache-dtype", "auto", "fp8", "KV pool 421k -> 843k tokens (ledger); twice the tokens", "ledger", 0.05};
+  EXPECT_EQ(report::format_effect(led), "KV pool 421k -> 843k tokens (ledger); twice the tokens (+-5%)");
+  diagnose::Remedy plain{"replicas", "1", "2", "half the load per replica", "qualitative", std::nullopt};
+  EXPECT_EQ(report::format_effect(plain), "half the load per replica (qualitative)");
+}
+
 TEST(DiagnoseFormat, LayerTitlesAreWhatAPersonSays) {
   EXPECT_STREQ(report::layer_title(diagnose::Layer::scheduling_capacity), "scheduling/capacity");
   EXPECT_STREQ(report::layer_title(diagnose::Layer::numeric_parameter), "numeric/parameters");
