@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -37,12 +39,19 @@ core::Result<GpuSpec> parse_gpu(const json& j, const std::string& where) {
       if (a.is_string()) g.aliases.push_back(a.get<std::string>());
   g.vendor = opt_str(j, "vendor");
   g.arch = opt_str(j, "arch");
+  g.form_factor = opt_str(j, "form_factor");
   g.memory_gb_marketing = opt_num(j, "memory_gb_marketing").value_or(0);
   g.memory_type = opt_str(j, "memory_type");
   g.memory_note = opt_str(j, "memory_gib_note");
   if (auto m = opt_num(j, "memory_gib")) {
     g.memory_gib = *m;
     g.memory_measured = opt_str(j, "memory_gib_source") == "measured";
+  } else if (j.value("memory_ecc_inline", false)) {
+    // NOTE: estimate. Data-center GDDR6 with ECC on by default keeps 1/16 for the check bits:
+    // nvidia-smi shows 15/16 of the GB read as GiB (L40S 46068 MiB) and torch about 0.5 GiB less
+    // (L4 22.03, A10 21.99, L40 44.40, L40S 44.42 GiB): 0.92 x GB (sources in gpus.jsonl).
+    g.memory_gib = 0.92 * g.memory_gb_marketing;
+    g.memory_measured = false;
   } else {
     // NOTE: estimate. Torch-visible/marketing ratio is 0.980-0.990 on H100, A100, RTX 4090/5090.
     g.memory_gib = 0.985 * g.memory_gb_marketing;
@@ -69,6 +78,69 @@ core::Result<GpuSpec> parse_gpu(const json& j, const std::string& where) {
       if (s.is_string()) g.sources.push_back(s.get<std::string>());
   g.confidence = opt_str(j, "confidence");
   return g;
+}
+
+// The words of a normalized spelling ("a100-pcie-40gb" -> a100, pcie, 40gb).
+std::vector<std::string> gpu_words(const std::string& norm) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : norm + "-") {
+    if (c == '-') {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+    } else {
+      w += c;
+    }
+  }
+  return out;
+}
+
+// What a spelling states about the board beyond the chip: its memory (GB) and form factor.
+struct Stated {
+  std::optional<double> gb;
+  std::string form;  // "pcie", "sxm", "nvl" or ""
+};
+
+Stated stated_facts(const std::string& raw) {
+  Stated s;
+  std::string low;
+  for (char c : raw) {
+    const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    low += std::isalnum(static_cast<unsigned char>(l)) || l == '.' ? l : ' ';
+  }
+  std::istringstream in(low);
+  std::vector<std::string> w;
+  for (std::string t; in >> t;) w.push_back(t);
+  for (size_t i = 0; i < w.size(); ++i) {
+    const std::string& t = w[i];
+    size_t d = 0;
+    while (d < t.size() && std::isdigit(static_cast<unsigned char>(t[d]))) ++d;
+    std::string unit = t.substr(d);
+    if (d > 0 && unit.empty() && i + 1 < w.size() && (w[i + 1] == "gb" || w[i + 1] == "g")) unit = w[i + 1];
+    // "40gb", "80 GB", "144G"; not the "10g" inside "a10g" (the number must begin the word).
+    if (d > 0 && (unit == "gb" || unit == "g") && !s.gb) s.gb = std::stod(t.substr(0, d));
+    if (t.rfind("pcie", 0) == 0) s.form = "pcie";
+    else if (t.rfind("sxm", 0) == 0) s.form = "sxm";
+    else if (t.rfind("nvl", 0) == 0) s.form = "nvl";
+  }
+  return s;
+}
+
+bool has_ci(const std::string& hay, const char* needle) {
+  std::string h;
+  for (char c : hay) h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return h.find(needle) != std::string::npos;
+}
+
+// Why `g` is not the card the spelling names ("" when it may be): another memory size or board.
+std::string disagreement(const Stated& s, const GpuSpec& g) {
+  if (s.gb && g.memory_gb_marketing > 0 && std::fabs(*s.gb - g.memory_gb_marketing) > 0.5)
+    return fmt::format("{:g} GB, not {:g} GB", g.memory_gb_marketing, *s.gb);
+  const std::string board = g.name + " " + g.form_factor;
+  if (s.form == "pcie" && !has_ci(board, "pcie")) return g.form_factor.empty() ? "not PCIe" : g.form_factor + ", not PCIe";
+  if (s.form == "sxm" && !has_ci(board, "sxm")) return g.form_factor.empty() ? "not SXM" : g.form_factor + ", not SXM";
+  if (s.form == "nvl" && !has_ci(board, "nvl")) return g.form_factor.empty() ? "not NVL" : g.form_factor + ", not NVL";
+  return "";
 }
 
 }  // namespace
@@ -117,30 +189,61 @@ core::Result<std::vector<GpuSpec>> gpu_catalog() {
 
 core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpec>& catalog) {
   const std::string q = normalize_gpu_name(name);
-  std::map<std::string, const GpuSpec*> by_norm;
+  const std::vector<std::string> qwords = gpu_words(q);
+  const Stated said = stated_facts(name);
+  // An exact spelling is the catalog's own (nvidia-smi's "NVIDIA GH200 480GB" counts the CPU's
+  // memory): only a note the normalization dropped, "(94 GB)", can contradict it.
+  const auto paren = name.find('(');
+  const Stated note = paren == std::string::npos ? Stated{} : stated_facts(name.substr(paren));
+  struct Spelling {
+    std::string norm;
+    const GpuSpec* g;
+  };
+  std::vector<Spelling> spellings;
   for (const auto& g : catalog) {
-    by_norm.emplace(normalize_gpu_name(g.name), &g);
-    for (const auto& a : g.aliases) by_norm.emplace(normalize_gpu_name(a), &g);
+    spellings.push_back({normalize_gpu_name(g.name), &g});
+    for (const auto& a : g.aliases) spellings.push_back({normalize_gpu_name(a), &g});
   }
-  if (auto it = by_norm.find(q); it != by_norm.end() && !q.empty()) return *it->second;
-  // "h100-80gb-hbm3-sxm5" style spellings: the longest alias that is a whole-word prefix.
+  // Exact spelling first, then the longest spelling whose words all occur in the name; either
+  // way only a card that agrees with the memory size and form factor the name states.
   const GpuSpec* best = nullptr;
-  size_t best_len = 0;
-  for (const auto& [norm, g] : by_norm) {
-    if (norm.size() > best_len && q.size() > norm.size() && q.compare(0, norm.size(), norm) == 0 &&
-        q[norm.size()] == '-') {
-      best = g;
-      best_len = norm.size();
+  size_t best_words = 0;
+  std::string tie;
+  std::vector<std::string> refused;
+  for (const auto& sp : spellings) {
+    if (sp.norm.empty() || q.empty()) continue;
+    const auto words = gpu_words(sp.norm);
+    const bool exact = sp.norm == q;
+    bool all = !words.empty();
+    for (const auto& w : words) all = all && std::find(qwords.begin(), qwords.end(), w) != qwords.end();
+    if (!exact && !all) continue;
+    if (const std::string why = disagreement(exact ? note : said, *sp.g); !why.empty()) {
+      const std::string r = sp.g->name + " (" + why + ")";
+      if (std::find(refused.begin(), refused.end(), r) == refused.end()) refused.push_back(r);
+      continue;
+    }
+    const size_t score = exact ? 1000 : words.size();
+    if (score > best_words) {
+      best = sp.g;
+      best_words = score;
+      tie.clear();
+    } else if (score == best_words && best && sp.g != best) {
+      tie = sp.g->name;
     }
   }
-  if (best && best_len >= 3) return *best;
+  if (best && tie.empty()) return *best;
+  if (best)
+    return core::make_error(core::ErrorKind::not_found, "--gpu", "one GPU from the catalog", name,
+                            fmt::format("The name fits both {} and {}: add the memory size or form factor (e.g. "
+                                        "'{} 80GB PCIe'), or use a catalog name.",
+                                        best->name, tie, best->name));
 
   // Rank every spelling (names and aliases), then report catalog names once each.
   std::vector<std::string> names;
   std::map<std::string, std::string> display;
-  for (const auto& [norm, g] : by_norm) {
-    names.push_back(norm);
-    display[norm] = g->name;
+  for (const auto& sp : spellings) {
+    names.push_back(sp.norm);
+    display.emplace(sp.norm, sp.g->name);
   }
   std::vector<std::string> shown;
   for (const auto& c : closest(q, names, names.size())) {
@@ -149,9 +252,12 @@ core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpe
   }
   std::string hint;
   for (const auto& s : shown) hint += (hint.empty() ? "" : ", ") + s;
+  std::string not_swapped;
+  for (const auto& r : refused) not_swapped += (not_swapped.empty() ? "" : ", ") + r;
   return core::make_error(
       core::ErrorKind::not_found, "--gpu", "a GPU from the catalog (data/gpus/gpus.jsonl)", name,
-      "Closest catalog names: " + hint +
+      (not_swapped.empty() ? std::string() : "Not taken, the name says otherwise: " + not_swapped + ". ") +
+          "Closest catalog names: " + hint +
           ". For a GPU not in the catalog, pass its capacity with --gpu-mem-gib GIB (as torch "
           "reports it, e.g. 79.19 for an H100 80GB).");
 }

@@ -14,6 +14,7 @@ struct GpuSpec {
   std::vector<std::string> aliases;      // "H100", "NVIDIA H100 80GB HBM3", ...
   std::string vendor;                    // "NVIDIA", "AMD"
   std::string arch;                      // "Hopper (GH100)"
+  std::string form_factor;               // "SXM5", "PCIe dual-slot": a spelling naming another one never matches
   // Capacity as torch and the engines see it (torch.cuda.mem_get_info total), GiB. This is
   // what vLLM multiplies by gpu_memory_utilization. When no log states it, it is estimated as
   // 0.985 x marketing GB read as GiB (the ratio on H100/A100/RTX 4090) and memory_measured=false.
@@ -51,9 +52,13 @@ core::Result<std::vector<GpuSpec>> gpu_catalog();
 core::Result<std::vector<GpuSpec>> load_gpu_catalog(const std::string& path);
 
 // Finds a GPU by catalog name or alias, tolerant of case, spaces, dashes, a "NVIDIA"/"AMD"/
-// "GeForce"/"Tesla"/"Instinct" prefix and a trailing "(80 GB)" note: "h100", "NVIDIA H100 80GB
-// HBM3", "H100_SXM" all find H100-SXM. Unknown → not_found error listing the closest catalog
-// names and the --gpu-mem-gib escape hatch.
+// "GeForce"/"Tesla"/"Instinct" prefix and word order: "h100", "NVIDIA H100 80GB HBM3", "H100_SXM"
+// all find H100-SXM; nvidia-smi's own names ("NVIDIA A100-PCIE-40GB", "Tesla V100-SXM2-32GB")
+// are aliases. Strict: a spelling that states a memory size ("40GB", "(94 GB)") or a form factor
+// (PCIe, SXM, NVL) finds only a card with that size and form factor -- never a silent swap to a
+// sibling with other memory or another board. The longest spelling whose words all occur in the
+// name wins; two different cards tied is ambiguous (an error naming both). Unknown → not_found
+// error listing the closest catalog names and the --gpu-mem-gib escape hatch.
 core::Result<GpuSpec> find_gpu(const std::string& name);
 core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpec>& catalog);
 

@@ -247,8 +247,8 @@ const GpuCase kGpus[] = {
     {"A6000", "NVIDIA", "A6000", 47.28, 8.6, true, false, 1, false},
     {"RTX 6000 Ada", "NVIDIA", "RTX 6000 Ada", 47.28, 8.9, true, false, 1, false},
     {"Quadro A4000", "NVIDIA", "A4000", 15.76, 8.6, true, false, 1, false},
-    {"L40S", "NVIDIA", "L40S", 47.28, 8.9, true, false, 1, false},
-    {"L4", "NVIDIA", "L4", 23.64, 8.9, true, false, 1, false},
+    {"L40S", "NVIDIA", "L40S", 44.42, 8.9, true, false, 1, false},
+    {"L4", "NVIDIA", "L4", 22.03, 8.9, true, false, 1, false},
     {"AMD gfx1201", "AMD", "gfx1201", kNone, kNone, true, false, 1, false},
     {"MI300X", "AMD", "MI300X", 189.12, kNone, true, false, 1, false},
     {"RTX PRO 2000 Blackwell", "NVIDIA", "RTX PRO 2000 Blackwell", 15.76, 12.0, true, false, 1, false},
@@ -263,10 +263,10 @@ const GpuCase kGpus[] = {
     // Common cards and other spellings.
     {"T4", "NVIDIA", "T4", 14.75, 7.5, false, false, 1, false},
     {"Tesla T4", "NVIDIA", "T4", 14.75, 7.5, false, false, 1, false},
-    {"A10", "NVIDIA", "A10", 23.64, 8.6, true, false, 1, false},
+    {"A10", "NVIDIA", "A10", 21.99, 8.6, true, false, 1, false},
     {"A10G", "NVIDIA", "A10G", 21.99, 8.6, true, false, 1, false},  // the "10G" is not memory
     {"A40", "NVIDIA", "A40", 47.28, 8.6, true, false, 1, false},
-    {"L40", "NVIDIA", "L40", 47.28, 8.9, true, false, 1, false},
+    {"L40", "NVIDIA", "L40", 44.40, 8.9, true, false, 1, false},
     {"NVIDIA GeForce RTX 3060", "NVIDIA", "RTX 3060", 11.82, 8.6, true, false, 1, false},
     {"RTX 3080", "NVIDIA", "RTX 3080", kNone, 8.6, true, false, 1, false},  // 10 or 12 GB
     {"RTX 4060", "NVIDIA", "RTX 4060", 7.88, 8.9, true, false, 1, false},

@@ -287,7 +287,7 @@ TEST(Ledger, NumGpusSetsTpWhenTpIsNotGiven) {
 }
 
 TEST(Ledger, EstimatedGpuCapacityIsNoted) {
-  auto in = input("meta-llama/Llama-3.1-8B-Instruct", "L40S");
+  auto in = input("meta-llama/Llama-3.1-8B-Instruct", "RTX-A6000");
   in.settings.max_model_len = 8192;
   auto r = run(in);
   bool noted = false;
