@@ -339,3 +339,28 @@ TEST(DiagnoseCmd, SecretsNeverAppearInTheReportTheWarningsOrTheKeptSnapshot) {
   EXPECT_NE(r.err.find("endpoint http://127.0.0.1:1/metrics?token=<redacted>: no scrape succeeded"), std::string::npos)
       << r.err;
 }
+
+// No GPU on the machine that captured: said once, short, on its Inputs line — no stderr warning,
+// not again under Missing evidence; NVML's and nvidia-smi's own errors stay in the snapshot.
+TEST(DiagnoseCmd, NoGpuOnTheCapturingMachineIsSaidOnce) {
+  llmtriage::collect::CaptureOptions co;
+  co.read_local_gpus = false;
+  auto snap = llmtriage::collect::snapshot_from_files(
+      {std::string(LLMTRIAGE_TEST_DATA_DIR) + "/metrics/synthetic_vllm_v1_0.11_two_models_dp2.prom"}, co);
+  ASSERT_TRUE(snap.ok()) << snap.error().message();
+  snap->gpu_source = "none";
+  snap->gpu_note = "no NVIDIA GPU visible on this machine (libnvidia-ml.so.1: expected the NVIDIA driver's NVML "
+                   "library, found libnvidia-ml.so.1: cannot open shared object file; nvidia-smi: expected nvidia-smi "
+                   "listing a GPU, found no nvidia-smi): GPU readings skipped";
+  const fs::path p = temp_path("nogpu.json");
+  ASSERT_TRUE(llmtriage::collect::write_snapshot(p.string(), *snap).ok());
+  Result r = run({"--snapshot", p.string(), "--model", kModel});
+  fs::remove(p);
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  EXPECT_EQ(r.err.find("gpu"), std::string::npos) << r.err;
+  const size_t first = r.out.find("no NVIDIA GPU visible on this machine");
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("no NVIDIA GPU visible", first + 1), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("libnvidia-ml"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; details: llmtriage snapshot show "), std::string::npos) << r.out;
+}
