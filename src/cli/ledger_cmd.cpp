@@ -21,6 +21,7 @@
 #include "ingest/engine_log.h"
 #include "ledger/ledger.h"
 #include "ledger/ledger_render.h"
+#include "ledger/llamacpp_args.h"
 
 namespace llmtriage::cli {
 namespace {
@@ -190,6 +191,21 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
       g.gpu_mem_gib = t->second;
   }
   std::optional<std::string> args_text = o.engine_args ? o.engine_args : g.engine_args;
+  ledger::LlamaCppSettings llama_args;  // a llama-server / ollama serve line (ledger/llamacpp_args.h)
+  if (args_text) {
+    auto words = ingest::split_command_line(*args_text);
+    if (words.ok() && ledger::is_llamacpp_command(*words)) {
+      auto la = ledger::parse_llamacpp_args(*words, "--engine-args");
+      if (!la.ok()) return fail(ctx, la.error());
+      llama_args = la->settings;
+      if (la->model) g.settings.model = *la->model;
+      if (!o.engine) g.engine = core::to_string(la->engine);
+      std::string u;
+      for (const auto& x : la->unmodelled) u += (u.empty() ? "" : " ") + x;
+      if (!u.empty()) g.notes.push_back("engine flags not modelled by the ledger: " + u);
+      args_text.reset();
+    }
+  }
   if (args_text) {
     auto a = ingest::parse_engine_args(*args_text);
     if (!a.ok()) return fail(ctx, a.error());
@@ -255,14 +271,15 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
   in.settings = g.settings;
   in.typical_len = g.typical_len;
   if (g.min_concurrency) in.min_concurrency = *g.min_concurrency;
-  in.llama.ctx_size = o.ctx_size;
-  in.llama.parallel = o.parallel;
-  in.llama.kv_unified = o.kv_unified;
-  in.llama.cache_type_k = o.cache_type_k;
-  in.llama.cache_type_v = o.cache_type_v;
-  in.llama.n_gpu_layers = o.n_gpu_layers;
-  in.llama.flash_attn = o.flash_attn;
-  in.llama.ubatch_size = o.ubatch_size;
+  in.llama = llama_args;  // explicit flags win
+  over(in.llama.ctx_size, o.ctx_size);
+  over(in.llama.parallel, o.parallel);
+  over(in.llama.kv_unified, o.kv_unified);
+  over(in.llama.cache_type_k, o.cache_type_k);
+  over(in.llama.cache_type_v, o.cache_type_v);
+  over(in.llama.n_gpu_layers, o.n_gpu_layers);
+  over(in.llama.flash_attn, o.flash_attn);
+  over(in.llama.ubatch_size, o.ubatch_size);
   if (log && llama_family) {  // the compute buffers llama.cpp logged (ingest/log_others.cpp)
     if (auto f = log->fields.find("compute_buffer_gib"); f != log->fields.end()) in.llama.logged_compute_gpu_gib = f->second;
     if (auto f = log->fields.find("compute_buffer_cpu_gib"); f != log->fields.end()) in.llama.logged_compute_host_gib = f->second;

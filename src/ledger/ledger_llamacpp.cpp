@@ -175,9 +175,11 @@ core::Result<LedgerReport> compute_llamacpp_ledger(const LedgerInput& in) {
     r.notes.push_back(fmt::format("{} cells asked, {} allocated (llama.cpp pads to 256 per sequence)", p.asked, p.n_ctx));
 
   // Cache types.
-  p.flash_attn = s.flash_attn.value_or(true);
+  // llama.cpp -fa defaults to auto (on where the backend has it); Ollama's OLLAMA_FLASH_ATTENTION to off.
+  p.flash_attn = s.flash_attn.value_or(!p.ollama);
   if (!s.flash_attn)
-    r.notes.push_back(p.ollama ? "OLLAMA_FLASH_ATTENTION not given: taken as on" : "-fa auto: taken as on (flash attention where the backend has it)");
+    r.notes.push_back(p.ollama ? "OLLAMA_FLASH_ATTENTION not given: off (envconfig/config.go; some releases turn it on per model)"
+                               : "-fa auto: taken as on (flash attention where the backend has it)");
   if (p.ollama) {
     std::string t = lcpp_lower(s.cache_type_k.value_or(s.cache_type_v.value_or("f16")));
     if (t != "f16" && !s.flash_attn.value_or(false)) {
@@ -303,11 +305,15 @@ core::Result<LedgerReport> compute_llamacpp_ledger(const LedgerInput& in) {
       {"cells_per_slot", std::to_string(p.n_ctx_seq)},
       {"kv_unified", p.unified ? "true" : "false"},
       {p.ollama ? "OLLAMA_KV_CACHE_TYPE" : "--cache-type-k", p.type_k},
-      {p.ollama ? "OLLAMA_KV_CACHE_TYPE (v)" : "--cache-type-v", p.type_v},
+      {"--cache-type-v", p.type_v},
       {p.ollama ? "num_gpu" : "-ngl", p.has_gpu ? std::to_string(ngl) : "0 (no GPU)"},
       {"flash_attn", p.flash_attn ? "on" : "off"},
       {"ubatch", std::to_string(p.ubatch)},
   };
+  if (p.ollama)  // one variable sets both caches
+    r.engine_settings.erase(std::remove_if(r.engine_settings.begin(), r.engine_settings.end(),
+                                           [](const auto& kv) { return kv.first == "--cache-type-v"; }),
+                            r.engine_settings.end());
 
   // Verdict.
   const double threshold = static_cast<double>(std::min<int64_t>(in.min_concurrency, p.slots));
