@@ -10,8 +10,9 @@
 namespace llmtriage::core {
 
 // `s` with \n \r \t as "\n" "\r" "\t", other C0 controls, DEL, C1 controls and every byte
-// outside well-formed UTF-8 as "\xNN"; a backslash stays as it is (C:\models reads as written). With max_bytes > 0 the input is cut at a
-// character boundary after that many input bytes and "..." marks the cut.
+// outside well-formed UTF-8 as "\xNN"; a backslash stays as it is (C:\models reads as written).
+// With max_bytes > 0 the input is cut at a character boundary after that many input bytes and
+// "..." marks the cut.
 std::string printable(std::string_view s, size_t max_bytes = 0);
 
 // The share of bytes in `head` that are not text: NUL, C0 controls other than tab, newline,
