@@ -83,11 +83,17 @@ int run_capacity(CapOpts& o, Context& ctx) {
       tr.stop = st.error().message();
       return tr;
     }
+    const bool budget_cuts = left < p.runner.deadline_s;
     p.runner.deadline_s = std::min(p.runner.deadline_s, left);
     loads.insert(load);
     progress.update(fmt::format("load {:.4g}, trial {}", load, t + 1));
     const auto ts = std::chrono::steady_clock::now();
     auto out = bench::execute(p);
+    const std::string budget_spent = fmt::format("the budget of {} is spent (--budget)", core::format_duration(o.budget_s));
+    if (budget_cuts && out.run.deadline_hit && out.summary.completed == 0) {
+      tr.stop = budget_spent + fmt::format(" during a trial at load {:.4g}", load);
+      return tr;
+    }
     if (out.summary.completed == 0 && out.summary.measured > 0) {
       // Nothing completed: no SLO can be judged, and halving the load would only wait longer.
       run_error = core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests",
@@ -190,6 +196,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
   }
   // --fail-on-slo: the SLO is not met at the load asked about (--start) or at any load tried.
   if (o.fail_on_slo && (!r.capacity || *r.capacity < start)) return core::kExitFindings;
+  if (!r.stopped.empty()) return core::kExitFindings;  // the budget ended the search: the answer is partial
   return client_bound ? core::kExitFindings : core::kExitHealthy;
 }
 

@@ -174,3 +174,15 @@ TEST(BenchCli, CapacitySaysWhenTheSloIsOutOfReachAndFailOnSloExits1) {
   EXPECT_NE(b.out.find("SLO not met: goodput attainment 0.0% < 99%"), std::string::npos) << b.out;
   EXPECT_EQ(run("bench " + common + "--concurrency 1 --fail-on-slo").code, 2);  // nothing to judge by
 }
+
+TEST(BenchCli, CapacityBudgetEndsTheSearchAndSaysSo) {
+  Fake srv;
+  // 40 requests at 1 req/s would take 40 s per trial; the whole search has 2 s.
+  auto r = run("capacity --endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 2 --num-requests 40 "
+               "--by rate --start 1 --trials 3 --slo e2e=10s --scrape-interval 0 --budget 2s --json");
+  EXPECT_EQ(r.code, 1) << r.out;  // a partial answer
+  auto j = nlohmann::json::parse(r.out.substr(r.out.find('{')), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_NE(j["stopped"].get<std::string>().find("the budget of 2s is spent (--budget)"), std::string::npos) << r.out;
+  EXPECT_LE(j["curve"].size(), 1u);  // the first trial's --deadline (1h) was cut to the budget
+}
