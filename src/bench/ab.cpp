@@ -148,12 +148,16 @@ AbResult compare_runs(const RunSample& a, const RunSample& b, const AbOptions& o
   if (a.client_bound || b.client_bound)
     r.warnings.push_back("a run was marked client-bound: its latencies include the load generator's lag");
 
-  struct Spec { const char* name; const std::vector<double>* va; const std::vector<double>* vb; double q; bool lower_better; };
+  // per_request: a mean over the requests (sum / count) instead of a rate (sum / duration).
+  struct Spec { const char* name; const std::vector<double>* va; const std::vector<double>* vb; double q; bool lower_better;
+                bool per_request = false; };
   const Spec specs[] = {
       {"ttft_p50_ms", &a.ttft_s, &b.ttft_s, 0.5, true}, {"ttft_p99_ms", &a.ttft_s, &b.ttft_s, 0.99, true},
       {"tpot_p50_ms", &a.tpot_s, &b.tpot_s, 0.5, true}, {"tpot_p99_ms", &a.tpot_s, &b.tpot_s, 0.99, true},
       {"e2e_p50_ms", &a.e2e_s, &b.e2e_s, 0.5, true},    {"e2e_p99_ms", &a.e2e_s, &b.e2e_s, 0.99, true},
       {"output_throughput_tok_s", &a.output_tokens, &b.output_tokens, -1, false},
+      // What each answer delivered: shorter outputs at the same max_tokens were cut (a context limit).
+      {"output_tokens_mean", &a.output_tokens, &b.output_tokens, -1, false, true},
   };
   uint64_t k = 0;
   for (const auto& sp : specs) {
@@ -163,11 +167,12 @@ AbResult compare_runs(const RunSample& a, const RunSample& b, const AbOptions& o
     std::vector<double> ca = *sp.va, cb = *sp.vb;
     MetricDiff d;
     d.metric = sp.name;
-    d.a = stat(ca, sp.q, a.duration_s) * scale;
-    d.b = stat(cb, sp.q, b.duration_s) * scale;
+    const double da = sp.per_request ? static_cast<double>(ca.size()) : a.duration_s;
+    const double db = sp.per_request ? static_cast<double>(cb.size()) : b.duration_s;
+    d.a = stat(ca, sp.q, da) * scale;
+    d.b = stat(cb, sp.q, db) * scale;
     d.diff = d.b - d.a;
-    auto [lo, hi] = bootstrap_diff(*sp.va, *sp.vb, sp.q, a.duration_s, b.duration_s, o.iterations, o.confidence,
-                                   core::mix64(o.seed, ++k));
+    auto [lo, hi] = bootstrap_diff(*sp.va, *sp.vb, sp.q, da, db, o.iterations, o.confidence, core::mix64(o.seed, ++k));
     d.lo = lo * scale;
     d.hi = hi * scale;
     d.rel_pct = d.a != 0 ? 100 * d.diff / d.a : 0;

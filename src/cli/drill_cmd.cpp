@@ -14,6 +14,7 @@
 #include "bench/export.h"
 #include "cli/command.h"
 #include "cli/drill_case.h"
+#include "cli/drill_engine_cmd.h"
 #include "cli/drill_run.h"
 #include "collect/snapshot.h"
 #include "core/exit_code.h"
@@ -32,6 +33,7 @@ struct DrillOpts {
   double target_wall_s = 20;    // auto time scale: each run takes about this long
   std::optional<std::string> out;
   bool no_remedy = false;
+  EngineDrillFlags engine;  // --engine-cmd: a real server instead of the simulated engine
 };
 
 core::Error usage(std::string where, std::string expected, std::string found) {
@@ -99,15 +101,20 @@ Command make_drill_command() {
   Command c;
   c.path = "drill";
   c.summary = "Run a fault scenario end to end: simulated engine, load, snapshot, diagnosis, remedy, A/B";
-  c.example = "llmtriage drill long-context-launch --out /tmp/drill   # scenarios: data/scenarios/ (llmtriage sim run --help)";
+  c.example = "llmtriage drill long-context-launch --out /tmp/drill   # scenarios: data/scenarios/ (llmtriage sim run --help)\n"
+              "  llmtriage drill too-few-slots --engine-cmd 'llama-server -m {model} --host {host} --port {port} -np {parallel} -c {ctx} -t {threads} --metrics' --engine-model ./model.gguf";
   c.options = {
       {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/): deployment, traffic, faults and the diagnosis it must produce", &o->scenario, "", true},
       {"--time-scale", "", "virtual seconds per wall second for sim serve and the load (0: chosen so each run takes about --target-wall seconds)", &o->time_scale},
       {"--target-wall DURATION", "", "with --time-scale 0: wall time one run should take", &o->target_wall_s, "", false, kPositive},
       {"--out,-o DIR", "", "folder for both runs (a/ and b/: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
       {"--no-remedy", "", "stop after the diagnosis (no second run)", &o->no_remedy},
+      {"--engine-cmd TEXT", "", "drill a real server instead: its command line with {model} {port} {host} {parallel} {ctx} {threads}; SCENARIO is then one of data/drills/engine_scenarios.json (too-few-slots, prompts-over-slot-context, cpu-starved)", &o->engine.engine_cmd},
+      {"--engine-model FILE", "", "with --engine-cmd: the model file the server loads ({model}; the ledger reads it too)", &o->engine.engine_model},
+      {"--run-deadline DURATION", "", "with --engine-cmd: bound on each load run", &o->engine.run_deadline_s, "", false, kPositive},
   };
   c.run = [o](Context& ctx) -> int {
+    if (!o->engine.engine_cmd.empty()) return run_engine_drill_command(ctx, o->scenario, o->engine, o->out, o->no_remedy);
     if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
     if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));
     auto loaded = drill::load_case(o->scenario);

@@ -34,6 +34,8 @@ const std::vector<ObservationName>& observation_names() {
       {"gateway_timeout_s", "s", "gateway / client request timeout"},
       {"client_retry_rate", "fraction", "share of requests that are retries, 0-1"},
       {"error_rate", "fraction", "share of requests that failed, 0-1"},
+      {"engine_threads", "threads", "CPU threads the engine computes with (llama.cpp -t)"},
+      {"host_cpu_cores", "cores", "CPU cores of the engine's host (nproc)"},
   };
   return v;
 }

@@ -66,6 +66,7 @@ constexpr Row kTable[] = {
     {"hw.temp_high_c", 85},         // degrees C; H100/A100 slow down near 87-90 C (NVML slowdown temp)
     {"hw.util_spread_high", 0.3},   // max - min per-GPU utilization across TP ranks
     {"hw.power_ratio_low", 0.6},    // power / limit "far below the cap"
+    {"hw.step_slowdown_ratio", 1.5},  // TPOT p50 now / baseline at the same batch and lengths
     {"hw.busy_util", 0.5},          // utilization above which a low SM clock is throttling, not idling (llmtriage rules)
 
     // numeric_parameter

@@ -1,0 +1,65 @@
+// The same work, slower per step: decode time per token well above the baseline's at a batch no
+// larger and with prompts and outputs of the same length. What changed is under the engine: the
+// processor it runs on (a contended or throttled CPU/GPU, fewer compute threads than cores, a
+// noisy neighbour). A located cause of the hardware layer without GPU telemetry: the baseline is
+// the control. docs/rules.md, "Layer: operator_hardware".
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "diagnose/capacity_kit.h"
+#include "diagnose/hardware_rules.h"
+
+namespace llmtriage::diagnose {
+
+void step_slower_than_baseline(const Context& c, std::vector<Finding>& out) {
+  const auto now = c.ind.get("tpot_p50_s"), base = c.ind.base("tpot_p50_s");
+  if (!now || !base || *base <= 0) return;
+  const double ratio = *now / *base;
+  if (ratio < c.th.get("hw.step_slowdown_ratio")) return;
+  // A larger batch makes every step longer: that is the scheduler's doing, not the hardware's.
+  const auto run_now = kit::first(c, {"running", "running_max"});
+  const auto run_base = c.ind.base("running") ? c.ind.base("running") : c.ind.base("running_max");
+  const double same = c.th.get("load.length_stable_ratio");
+  if (run_now && run_base && *run_base > 0 && *run_now > *run_base * same) return;
+  for (const char* len : {"input_len_mean", "output_len_mean"}) {
+    const auto a = c.ind.get(len), b = c.ind.base(len);
+    if (a && b && *b > 0 && (*a / *b > same || *b / *a > same)) return;  // other work: the load layer's
+  }
+  Finding f = kit::finding("step_slower_than_baseline", Layer::operator_hardware, Symptom::tpot_high, Severity::warning,
+                           fmt::format("Each token takes {:.1f}x the baseline's time at the same batch: the processor "
+                                       "runs slower",
+                                       ratio));
+  EvidenceItem e = c.ind.item("tpot_p50_s", *base * c.th.get("hw.step_slowdown_ratio"), ">=");
+  f.evidence.push_back(e);
+  if (run_now) f.evidence.push_back(c.ind.item(kit::first_name(c, {"running", "running_max"})));
+  if (c.ind.get("input_len_mean")) f.evidence.push_back(c.ind.item("input_len_mean"));
+  const auto threads = c.ind.get("engine_threads"), cores = c.ind.get("host_cpu_cores");
+  if (threads) f.evidence.push_back(c.ind.item("engine_threads"));
+  if (cores) f.evidence.push_back(c.ind.item("host_cpu_cores"));
+  f.confidence = kit::confidence(0.6, f.evidence);
+  f.explains = std::clamp(1 - 1 / ratio, 0.0, 1.0);
+  const bool cpu = c.in.now.deployment.engine == core::EngineKind::llamacpp || c.in.now.deployment.engine == core::EngineKind::ollama;
+  f.explanation = fmt::format(
+      "Time per output token went from {:.2f} ms to {:.2f} ms while the batch ({}) and the request lengths stayed the same: "
+      "the engine does the same work per step, and each step takes longer. The processor is slower than in the baseline: "
+      "{}.",
+      *base * 1e3, *now * 1e3, run_now ? kit::num(*run_now) + " running" : "not measured",
+      cpu ? "fewer compute threads than free cores, or other processes on the cores the threads need (a thread pool "
+            "waits at every step's barrier for its slowest thread)"
+          : "clocks or power capped (check GPU telemetry), another process on the GPU, or a slower device than the baseline ran on");
+  if (cpu && threads && cores && *threads < *cores) {
+    f.remedies.push_back(kit::qualitative("threads", kit::num(*threads), kit::num(*cores),
+                                          "one compute thread per core the host has free: the step's work spread over all of them"));
+  } else if (cpu && threads && cores && *threads >= *cores && *cores > 1) {
+    f.remedies.push_back(kit::qualitative("threads", kit::num(*threads), kit::num(*cores - 1),
+                                          "one core left for the rest of the host, so a busy core no longer stalls every step's barrier"));
+  }
+  f.remedies.push_back(kit::qualitative("processes sharing the processor", "present", "none (or pinned to other cores)",
+                                        "the engine's threads run without waiting for a core"));
+  f.next_measurement = cpu ? "top / pidstat on the server's host during the run: the engine's threads' CPU share and other processes on its cores"
+                           : "GPU telemetry (SM clock vs max, power vs limit, other processes on the GPU) during the run";
+  out.push_back(std::move(f));
+}
+
+}  // namespace llmtriage::diagnose
