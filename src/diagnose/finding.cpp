@@ -97,7 +97,8 @@ const char* to_string(Outcome o) {
 Outcome outcome(const Remedy& r) {
   if (!r.predicted) return Outcome::not_predicted;
   const PredictedValue& p = *r.predicted;
-  if (!std::isfinite(p.before) || !std::isfinite(p.after)) return Outcome::not_predicted;
+  // An infinite "after" is a real prediction (an engine that does not start: infinite latency).
+  if (!std::isfinite(p.before) || std::isnan(p.after)) return Outcome::not_predicted;
   const double delta = p.after - p.before;
   // Within the prediction's own uncertainty the change has no predicted effect, whatever its sign.
   if (std::fabs(delta) <= p.tolerance * std::fabs(p.before) || delta == 0) return Outcome::no_effect;

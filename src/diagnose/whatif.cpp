@@ -233,14 +233,17 @@ Remedy whatif_remedy(const std::string& change, const std::string& from, const s
   r.to = to;
   r.basis = "sim";
   const Prediction& b = base.baseline;
-  if (!after.starts) {
-    r.predicted_effect = "the simulated engine does not start with this change: " + after.startup_error;
-    return r;
-  }
   const char* name = focus == Metric::ttft_p99 ? "P99 TTFT" : focus == Metric::tpot_p99 ? "P99 TPOT" : "output throughput";
   const double u = focus == Metric::ttft_p99 ? kSimTtftUncertainty
                    : focus == Metric::tpot_p99 ? kSimTpotUncertainty
                                                : kSimThroughputUncertainty;
+  if (!after.starts) {
+    r.predicted_effect = "the simulated engine does not start with this change: " + after.startup_error;
+    // An engine that does not start serves nothing: the worst value of the metric.
+    r.predicted = PredictedValue{name, focus == Metric::throughput ? "tok/s" : "s", value_of(b, focus),
+                                 focus == Metric::throughput ? 0.0 : INFINITY, focus == Metric::throughput, u};
+    return r;
+  }
   auto fmt_v = [&](double v) {
     return focus == Metric::throughput ? fmt::format("{:.0f} tok/s", v) : secs(v);
   };

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "diagnose/finding.h"
 
 namespace llmtriage::diagnose {
@@ -51,6 +53,8 @@ TEST(Finding, RemedyOutcomeFromItsPredictedNumbers) {
   r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.6, false, 0.3};  // -13%, inside +-30%
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::no_effect);
   r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 2.1, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::worse);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, INFINITY, false, 0.3};  // the engine would not start
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::worse);
   r.predicted = PredictedValue{"output throughput", "tok/s", 1000, 1500, true, 0.1};
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::improves);
