@@ -233,9 +233,9 @@ Command make_capacity_command() {
       {"--burstiness", "", "gamma shape of inter-arrivals (1 = Poisson)", &f.burstiness, "", false, kPositive},
       {"--max-concurrency", "", "cap in-flight requests of rate trials", &f.max_concurrency, "", false, at_least(1)},
       {"--seed", "", "seed of the request set and schedules", &f.seed},
-      {"--deadline DURATION", "", "seconds per trial before it is stopped", &f.deadline_s, "", false, kPositive},
-      {"--request-timeout DURATION", "", "seconds without a byte before a request fails", &f.request_timeout_s, "", false, kPositive},
-      {"--scrape-interval DURATION", "", "seconds between /metrics scrapes in a trial (0 = none)", &f.scrape_interval_s},
+      {"--deadline DURATION", "", "how long one trial may take (cut to what is left of --budget)", &f.deadline_s, "", false, kPositive},
+      {"--request-timeout DURATION", "", "time without a byte before a request fails", &f.request_timeout_s, "", false, kPositive},
+      {"--scrape-interval DURATION", "", "time between /metrics scrapes in a trial (0 = none)", &f.scrape_interval_s},
       {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY)", &f.api_key_file},
       {"--out,-o DIR", "", "folder: one bench result folder per trial", &f.out},
   };
