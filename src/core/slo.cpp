@@ -20,7 +20,7 @@ const std::string kSloExpected =
     "NAME=VALUE items, NAME one of ttft, tpot, e2e (a duration with a unit: 500ms, 2s), "
     "ttft_p99_s, tpot_p99_s, e2e_p99_s (seconds), error_rate (a fraction in (0, 1])";
 
-std::string_view trim_view(std::string_view s) {
+std::string_view slo_trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -45,18 +45,18 @@ std::string Slo::to_string() const {
 Result<Slo> parse_slo(const std::string& text, const std::string& where) {
   Slo slo;
   std::string_view rest(text);
-  if (trim_view(rest).empty()) return make_error(ErrorKind::usage, where, kSloExpected, "nothing");
+  if (slo_trim(rest).empty()) return make_error(ErrorKind::usage, where, kSloExpected, "nothing");
   for (bool more = true; more;) {
     const auto comma = rest.find(',');
-    const std::string_view item = trim_view(rest.substr(0, comma));
+    const std::string_view item = slo_trim(rest.substr(0, comma));
     more = comma != std::string_view::npos;
     rest = more ? rest.substr(comma + 1) : std::string_view{};
     if (item.empty()) return make_error(ErrorKind::usage, where, kSloExpected, "an empty item in '" + text + "'");
     const auto eq = item.find('=');
     if (eq == std::string_view::npos)
       return make_error(ErrorKind::usage, where, kSloExpected, "'" + std::string(item) + "'");
-    std::string name(trim_view(item.substr(0, eq)));
-    const std::string_view value = trim_view(item.substr(eq + 1));
+    std::string name(slo_trim(item.substr(0, eq)));
+    const std::string_view value = slo_trim(item.substr(eq + 1));
     if (name == "error_rate") {
       double v = 0;
       const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
@@ -79,7 +79,7 @@ Result<Slo> parse_slo(const std::string& text, const std::string& where) {
                             {.min_s = 0, .min_exclusive = true, .max_s = kMaxSloLatencyS, .bare_is_seconds = seconds_name});
     if (!d) {
       Error e = std::move(d).error();
-      e.expected = std::string(trim_view(item.substr(0, eq))) + "=" + e.expected;
+      e.expected = std::string(slo_trim(item.substr(0, eq))) + "=" + e.expected;
       e.found = "'" + std::string(item) + "'";
       return e;
     }
