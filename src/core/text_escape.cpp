@@ -1,5 +1,8 @@
 #include "core/text_escape.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdint>
 
 namespace llmtriage::core {
@@ -98,6 +101,28 @@ double non_text_share(std::string_view head) {
 bool looks_like_binary(std::string_view head) {
   if (head.find('\0') != std::string_view::npos) return true;
   return non_text_share(head) > 0.10;
+}
+
+void BinaryHead::add(std::string_view t) {
+  if (judged_) return;
+  const std::string_view part = t.substr(0, static_cast<size_t>(kBytes - std::min(total_, kBytes)));
+  nul_ += static_cast<uint64_t>(std::count(part.begin(), part.end(), '\0'));
+  non_text_ += non_text_share(part) * static_cast<double>(part.size());
+  total_ += part.size();
+  if (total_ < kBytes) ++total_;  // the newline
+  if (total_ >= kBytes) judge();
+}
+
+void BinaryHead::judge() {
+  if (judged_ || total_ == 0) return;
+  judged_ = true;
+  const double n = static_cast<double>(total_);
+  binary_ = (nul_ >= 16 && static_cast<double>(nul_) > 0.01 * n) || non_text_ / n > 0.10;
+}
+
+std::string BinaryHead::describe() const {
+  return fmt::format("binary data ({:.0f}% of the first {} bytes are not text)",
+                     total_ ? 100 * non_text_ / static_cast<double>(total_) : 0.0, total_);
 }
 
 }  // namespace llmtriage::core

@@ -425,35 +425,10 @@ bool whole_document(RecordFormat f) {
   return f == RecordFormat::genai_perf;
 }
 
-// What the head of the input says before any record is trusted: binary data (a model file, a
-// core dump, /dev/urandom) is refused instead of being read as thousands of "bad lines".
-struct HeadCheck {
-  static constexpr uint64_t kBytes = 4096;  // judged on the first 4 KiB (or the whole input when smaller)
-  uint64_t total = 0, nul = 0;
-  double non_text = 0;
-  bool judged = false, binary = false;
-  void add(std::string_view t) {
-    if (judged) return;
-    const std::string_view part = t.substr(0, static_cast<size_t>(kBytes - std::min(total, kBytes)));
-    nul += static_cast<uint64_t>(std::count(part.begin(), part.end(), '\0'));
-    non_text += core::non_text_share(part) * static_cast<double>(part.size());
-    total += part.size();
-    if (total < kBytes) ++total;  // the newline
-    if (total >= kBytes) judge();
-  }
-  // A stray NUL or bad byte in a text file (a torn write) is a bad line, not a binary file.
-  void judge() {
-    if (judged || total == 0) return;
-    judged = true;
-    const double n = static_cast<double>(total);
-    binary = (nul >= 16 && static_cast<double>(nul) > 0.01 * n) || non_text / n > 0.10;
-  }
-};
-
 // Returns the refusal of a binary input; otherwise the records and issues are in `res`.
 std::optional<core::Error> read_lines(LineReader& reader, RecordReadOptions& opt, RecordReadResult& res) {
   RecordSink sink{opt, res};
-  HeadCheck head;
+  core::BinaryHead head;  // a binary input (a model file, /dev/urandom) is refused, not read as bad lines
   Line line;
   detail::CsvState csv;
   std::string doc;  // whole-document formats
@@ -464,7 +439,7 @@ std::optional<core::Error> read_lines(LineReader& reader, RecordReadOptions& opt
   while (reader.next(line)) {
     ++res.lines_total;
     head.add(line.text);
-    if (head.binary) break;
+    if (head.binary()) break;
     // After 1000 lines show the average length, reserve for the whole file: growing a vector of
     // records by doubling moves every record several times and faults in fresh pages each time.
     if (res.lines_total <= 1000) head_bytes += line.text.size() + 1;
@@ -526,13 +501,10 @@ std::optional<core::Error> read_lines(LineReader& reader, RecordReadOptions& opt
     }
   }
   head.judge();
-  if (head.binary)
-    return core::make_error(
-        core::ErrorKind::input, opt.source_name,
-        "request records (JSONL, JSON, CSV, or an nginx/Envoy access log; gzip is read directly)",
-        fmt::format("binary data ({:.0f}% of the first {} bytes are not text)",
-                    100 * head.non_text / static_cast<double>(head.total), head.total),
-        "is this the right file? `llmtriage records summary --help` lists the formats read");
+  if (head.binary())
+    return core::make_error(core::ErrorKind::input, opt.source_name,
+                            "request records (JSONL, JSON, CSV, or an nginx/Envoy access log; gzip is read directly)",
+                            head.describe(), "is this the right file? `llmtriage records summary --help` lists the formats read");
   if (!doc.empty()) {
     std::string_view d = logtext::trim(doc);
     if (opt.format == RecordFormat::genai_perf && d.find("\"experiments\"") == std::string_view::npos &&

@@ -40,3 +40,18 @@ TEST(TextEscape, BinaryHeadsAreTold) {
   EXPECT_FALSE(core::looks_like_binary("one stray \xff byte in a long enough line of ordinary text"));
   EXPECT_DOUBLE_EQ(core::non_text_share(""), 0);
 }
+
+TEST(TextEscape, BinaryHeadJudgesTheFirstLinesOfAStream) {
+  core::BinaryHead text;
+  text.add("{\"arrival_s\": 0}");
+  text.add(std::string("\0\0", 2));  // a torn line in a text file
+  text.add("{\"arrival_s\": 1}");
+  text.judge();
+  EXPECT_FALSE(text.binary());
+  core::BinaryHead bin;
+  std::string line;
+  for (int i = 0; i < 300; ++i) line.push_back(static_cast<char>(0x80 + i % 64));  // continuation bytes alone
+  for (int i = 0; i < 20 && !bin.binary(); ++i) bin.add(line);
+  EXPECT_TRUE(bin.binary());
+  EXPECT_EQ(bin.describe(), "binary data (100% of the first 4096 bytes are not text)");
+}
