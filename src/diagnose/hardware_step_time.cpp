@@ -17,11 +17,14 @@ void step_slower_than_baseline(const Context& c, std::vector<Finding>& out) {
   if (!now || !base || *base <= 0) return;
   const double ratio = *now / *base;
   if (ratio < c.th.get("hw.step_slowdown_ratio")) return;
-  // A larger batch makes every step longer: that is the scheduler's doing, not the hardware's.
-  const auto run_now = kit::first(c, {"running", "running_max"});
-  const auto run_base = c.ind.base("running") ? c.ind.base("running") : c.ind.base("running_max");
+  // A larger batch makes every step longer: that is the scheduler's doing, not the hardware's. The
+  // largest batch seen compares like with like (a mean over a few scrapes of a batch of 1-2 is
+  // noise); larger means by more than the stable ratio and by more than one sequence.
+  const bool by_max = c.ind.get("running_max") && c.ind.base("running_max");
+  const auto run_now = by_max ? c.ind.get("running_max") : c.ind.get("running");
+  const auto run_base = by_max ? c.ind.base("running_max") : c.ind.base("running");
   const double same = c.th.get("load.length_stable_ratio");
-  if (run_now && run_base && *run_base > 0 && *run_now > *run_base * same) return;
+  if (run_now && run_base && *run_base > 0 && *run_now > *run_base * same && *run_now > *run_base + 1) return;
   for (const char* len : {"input_len_mean", "output_len_mean"}) {
     const auto a = c.ind.get(len), b = c.ind.base(len);
     if (a && b && *b > 0 && (*a / *b > same || *b / *a > same)) return;  // other work: the load layer's
@@ -32,7 +35,7 @@ void step_slower_than_baseline(const Context& c, std::vector<Finding>& out) {
                                        ratio));
   EvidenceItem e = c.ind.item("tpot_p50_s", *base * c.th.get("hw.step_slowdown_ratio"), ">=");
   f.evidence.push_back(e);
-  if (run_now) f.evidence.push_back(c.ind.item(kit::first_name(c, {"running", "running_max"})));
+  if (run_now) f.evidence.push_back(c.ind.item(by_max ? "running_max" : "running"));
   if (c.ind.get("input_len_mean")) f.evidence.push_back(c.ind.item("input_len_mean"));
   const auto threads = c.ind.get("engine_threads"), cores = c.ind.get("host_cpu_cores");
   if (threads) f.evidence.push_back(c.ind.item("engine_threads"));

@@ -112,7 +112,7 @@ TEST(BenchCli, AbRefusesDifferentSetsAndComparesEqualOnes) {
   ASSERT_FALSE(js.is_discarded()) << same.out;
   EXPECT_TRUE(js["verdict_given"].get<bool>()) << same.out;
   EXPECT_EQ(js["config_diff"].size(), 1u);
-  EXPECT_EQ(js["metrics"].size(), 7u);
+  EXPECT_EQ(js["metrics"].size(), 8u);  // latencies, throughput and output_tokens_mean
 }
 
 TEST(BenchCli, CapacityFindsAConcurrency) {

@@ -27,6 +27,24 @@ const std::vector<Row>& rows() {
       {"no telemetry: not judged", [](Case&) {}, {}, State::not_judged},
       {"engine metrics only: still not judged", [](Case& c) { c.set({{"waiting", 3}, {"kv_usage", 0.5}}); }, {},
        State::not_judged},
+      {"TPOT 2x the baseline at the same batch and lengths: the processor runs slower (no telemetry needed)",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 0.0061}, {"running_max", 2}, {"input_len_mean", 32}, {"output_len_mean", 96}});
+         c.base({{"tpot_p50_s", 0.0030}, {"running_max", 2}, {"input_len_mean", 32}, {"output_len_mean", 96}});
+       },
+       {"step_slower_than_baseline"}, State::at_fault},
+      {"TPOT 2x the baseline with four times the batch: the scheduler's doing, not the hardware's",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 0.0061}, {"running_max", 8}});
+         c.base({{"tpot_p50_s", 0.0030}, {"running_max", 2}});
+       },
+       {}, State::not_judged},
+      {"TPOT 2x the baseline with prompts 3x longer: other work (the load layer's)",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 0.0061}, {"input_len_mean", 3000}});
+         c.base({{"tpot_p50_s", 0.0030}, {"input_len_mean", 1000}});
+       },
+       {}, State::not_judged},
       {"healthy GPUs: cleared",
        [](Case& c) { c.set({{"power_ratio", 0.7}, {"clock_ratio", 0.98}, {"temp_c", 65}, {"throttle_power", 0}}, "dcgm"); },
        {}, State::cleared},
@@ -156,6 +174,33 @@ TEST(HardwareRules, Fp8KvRemedyReportsTheLedgerPool) {
   EXPECT_EQ(f->remedies[0].to, "auto");
   EXPECT_EQ(f->remedies[0].basis, "ledger");
   EXPECT_NE(f->remedies[0].predicted_effect.find("KV pool"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmtriage::diagnose
+
+namespace llmtriage::diagnose {
+namespace {
+
+// A CPU server with its threads at the host's cores and slower steps: one thread fewer than the
+// cores, sized from the observations an operator has (nproc, the launch line).
+TEST(HardwareRules, StepSlowerOnACpuServerSizesThreadsFromTheCores) {
+  testing::Case c;
+  c.in.now.deployment.engine = core::EngineKind::llamacpp;
+  c.set({{"tpot_p50_s", 0.0061}, {"running_max", 2}, {"engine_threads", 2}, {"host_cpu_cores", 2}});
+  c.base({{"tpot_p50_s", 0.0030}, {"running_max", 2}});
+  const LayerResult r = analyze_hardware(c.ctx());
+  const Finding* f = testing::get(r, "step_slower_than_baseline");
+  ASSERT_NE(f, nullptr);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].change, "threads");
+  EXPECT_EQ(f->remedies[0].from, "2");
+  EXPECT_EQ(f->remedies[0].to, "1");
+  c.set({{"engine_threads", 1}, {"host_cpu_cores", 8}});
+  const LayerResult r2 = analyze_hardware(c.ctx());
+  const Finding* g = testing::get(r2, "step_slower_than_baseline");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->remedies[0].to, "8");  // fewer threads than cores: use them
 }
 
 }  // namespace
