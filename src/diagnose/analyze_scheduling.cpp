@@ -39,6 +39,7 @@ LayerResult analyze_scheduling(const Context& c) {
   sched::long_prefill_blocking(c, models, r.findings);
   sched::prefix_cache_miss_routing(c, models, r.findings);
   sched::batch_too_large(c, models, r.findings);
+  sched::queue_from_records(c, models, r.findings);  // last: only when no rule named the limit
 
   if (!r.findings.empty()) {
     r.verdict.state = LayerVerdict::State::at_fault;

@@ -53,8 +53,23 @@ std::vector<Symptom> detect_symptoms(const Indicators& ind, const DiagnoseInput&
   if (auto o = v("output_tokens_per_s"), e = v("expected_output_tokens_per_s");
       o && e && *e > 0 && *o < *e * th.get("traverse.throughput_shortfall_ratio"))
     s.push_back(Symptom::throughput_low);
-  if (ttft99 && *ttft99 > in.slo.ttft_p99_s) s.push_back(Symptom::ttft_spike);
-  if (auto t = v("tpot_p99_s"); t && *t > in.slo.tpot_p99_s) s.push_back(Symptom::tpot_high);
+  // Against a healthy baseline (--baseline-*): a latency that grew by traverse.baseline_latency_ratio
+  // (and by an absolute floor, so microseconds of jitter are not a symptom) is the symptom even
+  // inside an absolute SLO the service was never near.
+  auto grew = [&](std::initializer_list<const char*> names, const char* floor) {
+    for (const char* n : names) {
+      const auto now = v(n), base = ind.base(n);
+      if (now && base && *base > 0 && *now >= *base * th.get("traverse.baseline_latency_ratio") &&
+          *now - *base >= th.get(floor))
+        return true;
+    }
+    return false;
+  };
+  if ((ttft99 && *ttft99 > in.slo.ttft_p99_s) || grew({"ttft_p50_s", "ttft_p99_s"}, "traverse.baseline_ttft_floor_s"))
+    s.push_back(Symptom::ttft_spike);
+  if (auto t = v("tpot_p99_s");
+      (t && *t > in.slo.tpot_p99_s) || grew({"tpot_p50_s", "tpot_p99_s"}, "traverse.baseline_tpot_floor_s"))
+    s.push_back(Symptom::tpot_high);
   if (at_least("one_token_output_share", th.get("load.one_token_share")) &&
       std::find(s.begin(), s.end(), Symptom::throughput_low) == s.end() && v("expected_output_tokens_per_s"))
     s.push_back(Symptom::throughput_low);

@@ -129,6 +129,8 @@ void order_remedies(std::vector<Remedy>& remedies) {
 int Report::exit_code() const {
   for (const auto& f : findings)
     if (f.severity != Severity::info) return core::kExitFindings;
+  // Symptoms the evidence shows with no cause located are not a healthy service (docs/diagnose.md).
+  if (symptoms_detected && !symptoms.empty()) return core::kExitFindings;
   return core::kExitHealthy;
 }
 

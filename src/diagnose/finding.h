@@ -128,7 +128,8 @@ struct Report {
   std::vector<std::string> missing;       // "no GPU telemetry: operator/hardware layer not judged"
   std::string definitions = "docs/metrics.md";  // which TTFT/TPOT/ITL definitions the numbers use
   std::optional<std::string> snapshot_path;     // live input: where the snapshot was kept
-  // Exit code: 1 when a finding at warning or above exists, else 0.
+  // Exit code: 1 when a finding at warning or above exists, or when symptoms were detected from
+  // the evidence and no cause was located; else 0.
   int exit_code() const;
 };
 

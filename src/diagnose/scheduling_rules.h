@@ -13,6 +13,9 @@ void startup_memory(const Context& c, kit::Models& m, std::vector<Finding>& out)
 void request_exceeds_kv_pool(const Context& c, kit::Models& m, std::vector<Finding>& out);
 void runtime_oom_unprofiled(const Context& c, kit::Models& m, std::vector<Finding>& out);
 
+// scheduling_records.cpp: TTFT up with TPOT flat against a baseline (client records)
+void queue_from_records(const Context& c, kit::Models& m, std::vector<Finding>& out);
+
 // scheduling_context.cpp
 void request_exceeds_context(const Context& c, kit::Models& m, std::vector<Finding>& out);
 

@@ -23,6 +23,9 @@ constexpr Row kTable[] = {
     // traversal: symptom detection and triangulation
     {"traverse.throughput_shortfall_ratio", 0.6},  // output tok/s below this x the benchmark's
     {"traverse.preemptions_per_request", 0.1},     // preemptions per finished request (1 in 10 recomputed)
+    {"traverse.baseline_latency_ratio", 1.5},      // TTFT/TPOT now / the healthy baseline's: a symptom
+    {"traverse.baseline_ttft_floor_s", 0.05},      // ... when TTFT also grew by at least this (s)
+    {"traverse.baseline_tpot_floor_s", 0.002},     // ... when TPOT also grew by at least this (s)
     {"triangulate.rel_tolerance", 0.15},           // metrics/logs/ledger agree within +-15%
     {"triangulate.confidence_boost", 0.15},        // added to a finding's confidence on agreement
 
@@ -56,6 +59,7 @@ constexpr Row kTable[] = {
     {"sched.preemptions_per_request", 0.1},  // preemptions per finished request: each recomputes a prompt
     {"sched.prefix_min_baseline_hit", 0.2},  // the baseline hit rate must have been worth losing
     {"sched.prefix_hit_floor", 0.05},     // below: a varying prefix (load layer) fits better than routing
+    {"sched.queue_tpot_flat_ratio", 1.2}, // TPOT now / baseline at most this: "flat" (queue_from_records)
     {"sched.batch_running_share", 0.75},  // running >= this x max_num_seqs is a large batch
     {"sched.batch_running_min", 64},      // large batch when max_num_seqs is unknown
     {"sched.oom_kv_low", 0.8},            // runtime OOM with KV usage (max) below this: not the pool

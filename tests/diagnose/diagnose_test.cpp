@@ -72,6 +72,50 @@ TEST(Diagnose, ARuntimeOomIsNotAStartupOomAndNoRemedyRaisesTheMemoryFraction) {
   EXPECT_TRUE(budget);
 }
 
+// `diagnose --bench run-fault --baseline-bench run-healthy`: the same request set, TTFT p50 0.42 ->
+// 16.9 s, TPOT flat. Before, inside the default SLO's reach nothing located a cause and the exit
+// was 0; the records' own signature is a queue before the first token.
+TEST(Diagnose, TtftUpWithTpotFlatAgainstABaselineIsAQueueAndExitsOne) {
+  DiagnoseInput in;
+  in.what_if = false;
+  core::Evidence base;
+  for (int i = 0; i < 200; ++i) {
+    in.now.requests.push_back(ok(i * 0.5, 16.9 + 0.01 * (i % 7)));
+    base.requests.push_back(ok(i * 0.5, 0.42 + 0.01 * (i % 7)));
+  }
+  in.baseline = base;
+  const Report r = diagnose(in);
+  EXPECT_TRUE(r.symptoms_detected);
+  EXPECT_NE(std::find(r.symptoms.begin(), r.symptoms.end(), Symptom::ttft_spike), r.symptoms.end());
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "queue_from_records");
+  EXPECT_EQ(r.findings[0].layer, Layer::scheduling_capacity);
+  EXPECT_EQ(r.exit_code(), 1);
+}
+
+TEST(Diagnose, SymptomsDetectedWithNoCauseLocatedExitOne) {
+  // TTFT and TPOT both tripled against the baseline: not the queue signature; whatever the
+  // analyzers make of it, symptoms seen in the evidence are not a healthy exit.
+  DiagnoseInput in;
+  in.what_if = false;
+  core::Evidence base;
+  for (int i = 0; i < 50; ++i) {
+    core::RequestRecord a = ok(i, 0.9), b = ok(i, 0.3);
+    a.e2e_s = 0.9 + 0.06 * 99;
+    in.now.requests.push_back(a);
+    base.requests.push_back(b);
+  }
+  in.baseline = base;
+  const Report r = diagnose(in);
+  ASSERT_FALSE(r.symptoms.empty());
+  EXPECT_FALSE(has(r, "queue_from_records"));
+  EXPECT_EQ(r.exit_code(), 1);
+  // Given symptoms are the operator's word, not evidence: the exit follows the findings alone.
+  DiagnoseInput given;
+  given.symptoms = {Symptom::ttft_spike};
+  EXPECT_EQ(diagnose(given).exit_code(), 0);
+}
+
 TEST(Diagnose, NoEvidenceJudgesNothingAndSaysWhy) {
   DiagnoseInput in;
   const auto r = diagnose(in);
