@@ -1,0 +1,112 @@
+// The HTML report as a person sees it: headless Chromium (Debian's `chromium`) loads the page
+// with the network off, runs its script without a console error, and takes a screenshot that is
+// kept for a person to look at ($LLMTRIAGE_SCREENSHOT_DIR, else a folder under /tmp named in the
+// output). Skips, saying why, when chromium is not installed (scripts/install-deps --with-test-peers).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/files.h"
+#include "report/html_report.h"
+#include "report/sample_report.h"
+
+namespace llmtriage::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string chromium() {
+  if (const char* c = std::getenv("LLMTRIAGE_CHROMIUM"); c && *c) return c;
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (fs::exists(p)) return p;
+  return "";
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+HtmlReport sample() {
+  HtmlReport h;
+  h.title = "llmtriage diagnosis (test page)";
+  h.generated_by = "llmtriage test";
+  h.sources = {"snap.json", "runs/a", "runs/b"};
+  h.diagnosis = report_test::saturated_report();
+  TimelineData t;
+  t.source = "snap.json";
+  for (int i = 0; i < 60; ++i) {
+    core::EngineSample s;
+    s.t_s = 1'700'000'000 + i;
+    s.running = i < 30 ? 20 + i % 5 : 64;
+    s.waiting = i < 30 ? 0 : (i - 30) * 2;
+    s.kv_usage = i < 30 ? 0.4 + i * 0.01 : 0.99;
+    s.preemptions_total = i < 40 ? 0 : (i - 40) * 2;
+    s.prompt_tokens_total = 4000.0 * i;
+    s.generation_tokens_total = 900.0 * i;
+    t.engine.push_back(s);
+    core::GpuSample g;
+    g.t_s = s.t_s;
+    g.sm_clock_mhz = i < 45 ? 1980 : 1500;
+    g.max_sm_clock_mhz = 1980;
+    g.power_w = i < 45 ? 520 : 700;
+    g.power_limit_w = 700;
+    t.gpu.push_back(g);
+  }
+  h.timeline = t;
+  for (int k = 0; k < 2; ++k) {
+    LatencyRun r{k ? "after" : "before", k == 0, "runs/", {}};
+    for (int i = 0; i < 2000; ++i) {
+      core::RequestRecord q;
+      q.ttft_s = (k ? 0.05 : 0.2) * (1 + (i % 113) / 20.0) * (i % 97 == 0 ? 20 : 1);
+      q.output_tokens = 64 + i % 64;
+      q.e2e_s = *q.ttft_s + (k ? 0.012 : 0.02) * (*q.output_tokens - 1) * (1 + (i % 7) / 10.0);
+      r.requests.push_back(q);
+    }
+    h.runs.push_back(r);
+  }
+  h.slo.ttft_s = 0.5;
+  h.slo.tpot_s = 0.025;
+  h.slo.e2e_s = 3;
+  return h;
+}
+
+TEST(HtmlInChromium, LoadsOfflineWithoutConsoleErrorsAndScreenshots) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  const char* keep = std::getenv("LLMTRIAGE_SCREENSHOT_DIR");
+  const fs::path dir = keep && *keep ? fs::path(keep) : fs::temp_directory_path() / ("llmtriage-html-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path page = dir / "report.html", shot = dir / "report.png", log = dir / "chromium.log", dom = dir / "dom.html";
+  ASSERT_TRUE(core::write_file_atomic(page.string(), render_html(sample())).ok());
+  // No network: every host resolves to nothing and the proxy is a closed port (the page's CSP
+  // also forbids any fetch). A throwaway profile so nothing is read from the user's.
+  const std::string common = "'" + exe + "' --headless --disable-gpu --no-sandbox --no-first-run --user-data-dir='" +
+                             (dir / "profile").string() + "' --host-resolver-rules='MAP * ~NOTFOUND' " +
+                             "--proxy-server=127.0.0.1:9 --enable-logging=stderr --v=0 ";
+  const std::string url = "'file://" + page.string() + "'";
+  ASSERT_EQ(std::system((common + "--screenshot='" + shot.string() + "' --window-size=1400,2600 " + url + " 2>'" +
+                         log.string() + "' >/dev/null").c_str()), 0)
+      << slurp(log);
+  ASSERT_TRUE(fs::exists(shot)) << slurp(log);
+  EXPECT_GT(fs::file_size(shot), 20000u) << "a screenshot this small is an empty page";
+  const std::string console = slurp(log);
+  // Chromium logs every console message as ":CONSOLE"; an uncaught error and a fetch the CSP
+  // blocks ("violates the following Content Security Policy directive") both land there.
+  EXPECT_EQ(console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << console;
+  // The script ran: it marks every legend entry as a pressed toggle.
+  ASSERT_EQ(std::system((common + "--dump-dom " + url + " >'" + dom.string() + "' 2>/dev/null").c_str()), 0);
+  const std::string d = slurp(dom);
+  EXPECT_NE(d.find("aria-pressed=\"true\""), std::string::npos) << "report.js did not run";
+  EXPECT_NE(d.find("id=\"tooltip\""), std::string::npos) << "report.js did not set up the timeline tooltip";
+  std::cout << "screenshot for a person to look at: " << shot.string() << "\n";
+}
+
+}  // namespace
+}  // namespace llmtriage::report
