@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/files.h"
+#include "core/units.h"
 
 namespace llmtriage::bench {
 namespace {
@@ -99,15 +100,18 @@ std::string text_report(const RunSummary& s, const RunMeta& m) {
                      "failures, left out of every rate and share\n", s.cut, s.not_sent);
   for (const auto& [k, v] : s.errors_by_category) o += fmt::format("  error              {} × {}\n", k, v);
   if (s.target_rate > 0 || s.schedule_rate > 0)
-    o += fmt::format("  rate               target {:.4g} req/s, schedule {:.4g}, realized {:.4g}\n", s.target_rate,
-                     s.schedule_rate, s.realized_rate);
+    o += fmt::format("  rate               target {} req/s, schedule {}, realized {}\n", core::format_number(s.target_rate),
+                     core::format_number(s.schedule_rate), core::format_number(s.realized_rate));
   else
-    o += fmt::format("  mode               {} (concurrency {}), realized {:.4g} req/s\n", m.mode, m.concurrency, s.realized_rate);
-  o += fmt::format("  throughput         {:.4g} req/s, {:.4g} output tok/s, {:.4g} total tok/s over {:.3f} s\n",
-                   s.request_throughput, s.output_throughput, s.total_throughput, s.duration_s);
+    o += fmt::format("  mode               {} (concurrency {}), realized {} req/s\n", m.mode, m.concurrency,
+                     core::format_number(s.realized_rate));
+  o += fmt::format("  throughput         {} req/s, {} output tok/s, {} total tok/s over {}\n",
+                   core::format_number(s.request_throughput), core::format_number(s.output_throughput),
+                   core::format_number(s.total_throughput), core::format_duration_s(s.duration_s));
   if (s.slo.any())
-    o += fmt::format("  goodput            {:.4g} req/s, {:.4g} tok/s; {} of {} requests met {} ({:.1f}%)\n",
-                     s.goodput.request_rate, s.goodput.token_rate, s.goodput.good, s.completed + s.failed,
+    o += fmt::format("  goodput            {} req/s, {} tok/s; {} of {} requests met {} ({:.1f}%)\n",
+                     core::format_number(s.goodput.request_rate), core::format_number(s.goodput.token_rate), s.goodput.good,
+                     s.completed + s.failed,
                      s.slo.to_string(), s.goodput.attainment_pct);
   o += line_ms("ttft", s.ttft_s);
   o += line_ms("tpot", s.tpot_s);
