@@ -57,7 +57,10 @@ void add_option(CLI::App& app, const Option& o, const std::shared_ptr<Pending>& 
     if (std::holds_alternative<std::vector<std::string>*>(o.target)) {
       opt = app.add_option_function<std::vector<std::string>>(
           names, [assign](const std::vector<std::string>& xs) { for (const auto& x : xs) assign(x); }, o.help);
-      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
+      // A repeatable flag takes one value per occurrence; a positional list ("INPUT FILE") takes
+      // every remaining word.
+      const bool positional = !spec.names.empty() && spec.names.front().rfind('-', 0) != 0;
+      opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(positional);
     } else {
       opt = app.add_option_function<std::string>(names, assign, o.help);
     }

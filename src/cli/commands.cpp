@@ -17,6 +17,7 @@ Command make_diagnose_command();
 Command make_drill_command();
 Command make_rules_command();
 Command make_fleet_command();
+Command make_report_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -34,6 +35,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_drill_command());
   c.push_back(make_rules_command());
   c.push_back(make_fleet_command());
+  c.push_back(make_report_command());
   return c;
 }
 

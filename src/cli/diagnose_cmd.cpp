@@ -14,6 +14,7 @@
 
 #include "cli/command.h"
 #include "cli/diagnose_inputs.h"
+#include "cli/report_inputs.h"
 #include "core/exit_code.h"
 #include "core/progress.h"
 #include "diagnose/diagnose.h"
@@ -28,6 +29,7 @@ struct DiagOpts {
   DiagnoseFlags flags;
   bool markdown = false;
   std::string color = "auto";
+  std::string html;  // --html FILE: also the one-file HTML report (docs/report.md)
 };
 
 // Colors and layer headings only for a person at a terminal (NO_COLOR and TERM=dumb respected).
@@ -90,6 +92,10 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
     to.width = text_width(&ctx.out == &std::cout && ::isatty(STDOUT_FILENO));
     ctx.out << report::render_text(report, to);
   }
+  if (!o.html.empty()) {
+    if (auto st = write_html_report(o.html, html_from_diagnosis(g.input, report)); !st) return fail(ctx, st.error());
+    ctx.err << "llmtriage diagnose: HTML report written to " << o.html << "\n";
+  }
   return report.exit_code();
 }
 
@@ -144,6 +150,7 @@ Command make_diagnose_command() {
       {"--no-what-if", "", "do not run simulator what-ifs to predict remedy effects (faster; effects qualitative)", &f.no_what_if},
       {"--markdown", "", "print the report as Markdown (for a ticket or post-mortem)", &o->markdown},
       {"--color NAME", "", "terminal colors and layer headings: auto (only on a TTY), always, never", &o->color},
+      {"--html FILE", "", "also write the report as one self-contained HTML file: layer strip, timeline, latency CDFs, findings (docs/report.md)", &o->html},
   };
   c.run = [o](Context& ctx) { return run_diagnose(*o, ctx); };
   c.state = o;
