@@ -1,0 +1,104 @@
+// `llmtriage report` and `diagnose --html`, black-box: the real binary on a saved bench folder
+// (tests/data/diagnose_cli/bench_run) and the diagnosis it yields; the page it writes carries
+// the diagnosis, the bench's records and its server scrapes; unreadable inputs exit 2 naming them.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBench = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli/bench_run";
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ReportCli : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("llmtriage-report-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  Outcome run(const std::string& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = "cd '" + dir_.string() + "' && '" + std::string(LLMTRIAGE_BINARY) + "' " + args + " >'" +
+                            out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+
+  static nlohmann::json embedded(const std::string& html) {
+    const std::string open = "<script type=\"application/json\" id=\"llmtriage-data\">";
+    const size_t a = html.find(open), b = html.find("</script>", a);
+    if (a == std::string::npos || b == std::string::npos) return nullptr;
+    return nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ReportCli, FromADiagnosisAndItsBenchFolder) {
+  const Outcome d = run("diagnose --bench '" + kBench + "' --json");
+  ASSERT_NE(d.code, 2) << d.err;
+  { std::ofstream(dir_ / "diag.json") << d.out; }
+  const Outcome r = run("report diag.json '" + kBench + "' --html out.html");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote out.html"), std::string::npos) << r.out;
+  const nlohmann::json data = embedded(slurp(dir_ / "out.html"));
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["diagnosis"], nlohmann::json::parse(d.out)) << "the diagnosis is embedded as diagnose --json wrote it";
+  EXPECT_EQ(data["layers"].size(), 5u);
+  ASSERT_EQ(data["latency"]["runs"].size(), 1u);
+  EXPECT_EQ(data["latency"]["runs"][0]["label"], "bench_run");
+  EXPECT_EQ(data["latency"]["runs"][0]["requests"], 6);
+  EXPECT_FALSE(data["timeline"].is_null()) << "the bench folder's server scrapes are the timeline";
+}
+
+TEST_F(ReportCli, DiagnoseHtmlWritesThePageBesideItsOutput) {
+  const Outcome d = run("diagnose --bench '" + kBench + "' --html page.html");
+  ASSERT_NE(d.code, 2) << d.err;
+  EXPECT_NE(d.out.find("Inputs"), std::string::npos) << "the terminal report is still printed";
+  EXPECT_NE(d.err.find("HTML report written to page.html"), std::string::npos) << d.err;
+  const nlohmann::json data = embedded(slurp(dir_ / "page.html"));
+  ASSERT_TRUE(data.is_object());
+  EXPECT_EQ(data["diagnosis"]["format"], "llmtriage-diagnosis");
+  EXPECT_EQ(data["latency"]["runs"][0]["label"], "now");
+  EXPECT_DOUBLE_EQ(data["latency"]["slo"]["ttft_s"].get<double>(), 2.0);  // the diagnosis' default SLO
+}
+
+TEST_F(ReportCli, InputsThatCannotBeReadExitTwoNamingThem) {
+  Outcome r = run("report missing.json --html out.html");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  { std::ofstream(dir_ / "notes.txt") << "not json\n"; }
+  r = run("report notes.txt --html out.html");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("notes.txt: expected a bench folder"), std::string::npos) << r.err;
+  { std::ofstream(dir_ / "other.json") << R"({"format": "something-else"})"; }
+  r = run("report other.json --html out.html");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("format something-else"), std::string::npos) << r.err;
+  r = run("report '" + kBench + "'");
+  EXPECT_EQ(r.code, 2) << "--html is required";
+  EXPECT_FALSE(fs::exists(dir_ / "out.html"));
+}
+
+}  // namespace
