@@ -35,7 +35,8 @@ nlohmann::json json_summary(const RunSummary& s, const RunMeta& m) {
   j["failed"] = s.failed;
   j["not_sent"] = s.not_sent;
   j["cut"] = s.cut;
-  j["partial"] = s.cut > 0 || s.not_sent > 0 || s.deadline_hit || m.interrupted;
+  j["partial"] = s.cut > 0 || s.not_sent > 0 || s.deadline_hit || m.interrupted || s.server_lost_at_s.has_value();
+  if (s.server_lost_at_s) j["server_lost"] = {{"at_s", *s.server_lost_at_s}, {"failed_after", s.failed_after_loss}};
   j["warmup"] = s.warmup;
   j["total"] = s.total;
   j["errors_by_category"] = s.errors_by_category;
@@ -131,6 +132,10 @@ std::string text_report(const RunSummary& s, const RunMeta& m) {
     o += fmt::format("  output length      {} requests did not return the pinned length (ignore_eos not honoured?)\n",
                      s.output_len_mismatch);
   for (const auto& r : s.saturation_reasons) o += "  server saturated   " + r + "\n";
+  if (s.server_lost_at_s)
+    o += fmt::format("  server lost        the server stopped answering {} into the run: all {} requests sent after the "
+                     "last completion failed to connect or were reset; results are partial\n",
+                     core::format_duration_s(*s.server_lost_at_s), s.failed_after_loss);
   if (s.deadline_hit) o += "  deadline           the global deadline ended the run; results are partial\n";
   if (m.interrupted) o += "  interrupted        the run was stopped by a signal; results are partial\n";
   return o;

@@ -123,6 +123,29 @@ RunSummary summarize_run(const std::vector<BenchRecord>& records, const SummaryO
   if (o.open_loop && scheduled.size() >= 2 && scheduled.back() > scheduled.front())
     s.schedule_rate = static_cast<double>(scheduled.size() - 1) / (scheduled.back() - scheduled.front());
 
+  // Did the server die mid-run? Every request sent after the last completion failed to connect
+  // or was reset (not a few scattered errors), and at least one request completed before.
+  {
+    double last_ok_send = -1;
+    for (const auto& r : records)
+      if (!r.warmup && r.ok() && r.send_s) last_ok_send = std::max(last_ok_send, *r.send_s);
+    std::optional<double> first_lost;
+    int64_t lost = 0, later = 0;
+    for (const auto& r : records) {
+      if (r.warmup || !r.send_s || *r.send_s <= last_ok_send || cut_by_run_end(r)) continue;
+      ++later;
+      const std::string& c = r.error_category;
+      if (c == "connect_refused" || c == "reset" || c == "connection_reset" || c == "incomplete_stream") {
+        ++lost;
+        first_lost = first_lost ? std::min(*first_lost, *r.send_s) : *r.send_s;
+      }
+    }
+    if (last_ok_send >= 0 && lost >= 2 && lost == later) {
+      s.server_lost_at_s = first_lost;
+      s.failed_after_loss = lost;
+    }
+  }
+
   // Is the server the bottleneck? Then a missed rate is its doing, not ours.
   if (o.max_concurrency && s.queue_s.count > 0 && s.queue_s.max > kLagP99LimitS)
     s.saturation_reasons.push_back(fmt::format("requests waited for a --max-concurrency {} slot (client queue max {:.1f} ms)",

@@ -64,6 +64,10 @@ struct RunSummary {
   bool client_bound = false;
   std::vector<std::string> client_bound_reasons;  // each names the measurement and the threshold
   bool deadline_hit = false;
+  // The server stopped answering mid-run: after the last completed request every later one failed
+  // to connect or was reset. Those failures are the server's (counted as failed); the run is partial.
+  std::optional<double> server_lost_at_s;  // send time of the first of those failures (run seconds)
+  int64_t failed_after_loss = 0;
 };
 
 RunSummary summarize_run(const std::vector<BenchRecord>& records, const SummaryOptions& o);

@@ -200,3 +200,20 @@ TEST(Summary, TtftOutsideTheServersPromptTime) {
   ASSERT_EQ(s.ttft_outside_server_s.count, 1u);
   EXPECT_NEAR(s.ttft_outside_server_s.p50, 0.020, 1e-12);
 }
+
+// A server that dies mid-run: every request after the last completion fails to connect. Those are
+// the server's failures (failed), and the run says it is partial from then on.
+TEST(Summary, ServerLostMidRunIsSaidWithWhen) {
+  auto a = done("a", 0, 0.05, 3, 0.01);
+  auto b = done("b", 1, 0.05, 3, 0.01);
+  auto c = failed("c", 2, "connect_refused");
+  auto d = failed("d", 3, "connect_refused");
+  auto s = summarize_run({a, b, c, d}, {});
+  EXPECT_EQ(s.failed, 2);
+  ASSERT_TRUE(s.server_lost_at_s);
+  EXPECT_DOUBLE_EQ(*s.server_lost_at_s, 2);
+  EXPECT_EQ(s.failed_after_loss, 2);
+  // Scattered errors with successes after them are not a lost server.
+  auto e = done("e", 4, 0.05, 3, 0.01);
+  EXPECT_FALSE(summarize_run({a, c, b, d, e}, {}).server_lost_at_s);
+}
