@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "core/text_escape.h"
@@ -64,6 +66,29 @@ std::string render_snapshot_text(const Snapshot& s) {
   for (const auto& m : s.models)
     o += fmt::format("  model: {}{}{}\n", esc(m.id), m.root.empty() || m.root == m.id ? "" : " (" + esc(m.root) + ")",
                      m.max_model_len ? fmt::format(", max_model_len {}", *m.max_model_len) : "");
+  if (s.server) {
+    const auto& p = *s.server;
+    o += fmt::format("  server: {} slots{}{}{}\n", p.total_slots ? std::to_string(*p.total_slots) : std::string("?"),
+                     p.ctx_per_slot ? fmt::format(" of {} tokens each", *p.ctx_per_slot) : "",
+                     p.ctx_train ? fmt::format(" (model trained for {})", *p.ctx_train) : "",
+                     p.build.empty() ? "" : ", build " + esc(p.build));
+  }
+  if (!s.slots.empty()) {
+    int busy_max = 0;
+    double busy_sum = 0;
+    for (const auto& x : s.slots) {
+      busy_max = std::max(busy_max, x.busy());
+      busy_sum += x.busy();
+    }
+    const auto& last = s.slots.back();
+    o += fmt::format("  slots: {} /slots samples, busy mean {:.1f}, max {} of {}\n", s.slots.size(),
+                     busy_sum / static_cast<double>(s.slots.size()), busy_max, last.slots.size());
+    for (const auto& x : last.slots)
+      if (x.processing)
+        o += fmt::format("    slot {}: prompt {} tokens ({} evaluated, {} cached), {} decoded, {} to go (last sample)\n", x.id,
+                         x.n_prompt_tokens.value_or(0), x.n_prompt_tokens_processed.value_or(0),
+                         x.n_prompt_tokens_cache.value_or(0), x.n_decoded.value_or(0), x.n_remain.value_or(0));
+  }
 
   o += "\nLayer 1 - load\n";
   if (s.window.empty()) o += "  no engine metrics captured\n";

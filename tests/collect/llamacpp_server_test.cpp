@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collect/llamacpp_server.h"
+#include "collect/snapshot_render.h"
 #include "core/files.h"
 
 namespace llmtriage::collect {
@@ -86,6 +87,22 @@ TEST(LlamaCppServer, JsonRoundTrip) {
   EXPECT_EQ(t.busy(), 4);
   EXPECT_EQ(t.slots[2].n_decoded, s->slots[2].n_decoded);
   EXPECT_DOUBLE_EQ(t.t_s, 3);
+}
+
+// `snapshot show` says what the server said of itself: slots, their context, who is busy.
+TEST(LlamaCppServer, SnapshotShowsSlotsAndTheirProgress) {
+  Snapshot snap;
+  snap.engine = core::EngineKind::llamacpp;
+  auto p = parse_llamacpp_props(data("llamacpp_b10470_props.json"), "u");
+  ASSERT_TRUE(p.ok());
+  snap.server = *p;
+  auto sl = parse_llamacpp_slots(data("llamacpp_b10470_slots_busy.json"), 1, "u");
+  ASSERT_TRUE(sl.ok());
+  snap.slots.push_back(*sl);
+  const std::string text = render_snapshot_text(snap);
+  EXPECT_NE(text.find("server: 4 slots of 2048 tokens each"), std::string::npos) << text;
+  EXPECT_NE(text.find("busy mean 4.0, max 4 of 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("slot 0: prompt"), std::string::npos) << text;
 }
 
 }  // namespace
