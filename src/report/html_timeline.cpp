@@ -235,7 +235,7 @@ ChartOut timeline_chart(const TimelineData& tl, std::vector<std::string>& notes)
   }
   std::string html = fmt::format(
       "<section id=\"timeline\"><h2>Timeline</h2>\n<p class=\"caption\">{} · seconds since the first reading, {} · {} "
-      "engine and {} GPU readings · hover for values, click a legend entry to hide its series</p>\n<div class=\"lanes\">\n",
+      "engine and {} GPU readings · hover a dot for its value (with scripts on: a crosshair over every lane; click a legend entry to hide its series)</p>\n<div class=\"lanes\">\n",
       html_text(tl.source), utc(b.t0), tl.engine.size(), tl.gpu.size());
   for (size_t i = 0; i < drawn.size(); ++i) html += draw_lane(*drawn[i].first, drawn[i].second, b, i + 1 == drawn.size());
   out.html = html + "</div></section>\n";

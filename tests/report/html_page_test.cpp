@@ -200,6 +200,26 @@ TEST(HtmlPage, WhatIsMissingIsSaidNotDrawnEmpty) {
   EXPECT_EQ(empty.find("<svg"), std::string::npos);
 }
 
+TEST(HtmlPage, LayerStripSaysSuspectedWhenOnlySuspectedFindingsSitInALayer) {
+  HtmlReport h = full();
+  diagnose::Finding s;
+  s.id = "fp8_kv_quality";
+  s.layer = diagnose::Layer::numeric_parameter;
+  s.severity = diagnose::Severity::info;
+  s.status = "suspected";
+  s.title = "KV cache in fp8 may degrade outputs";
+  s.evidence = {{"kv_cache_dtype_fp8", 1, "0/1", std::nullopt, "", "engine args", ""}};
+  h.diagnosis->findings.push_back(s);
+  const std::string html = render_html(h);
+  const auto layers = embedded(html)["layers"];
+  EXPECT_EQ(layers[3]["layer"], "numeric_parameter");
+  EXPECT_EQ(layers[3]["state"], "suspected");
+  EXPECT_EQ(layers[3]["line"], "KV cache in fp8 may degrade outputs — kv_cache_dtype_fp8 = yes");
+  // The word is on the page, not only the colour.
+  EXPECT_NE(html.find("<span class=\"layer-state\">suspected</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"layer-state\">not judged</span>"), std::string::npos);
+}
+
 TEST(HtmlPage, InputTextCannotBreakOutOfTheDataScript) {
   HtmlReport h = full();
   h.diagnosis->findings[0].title = "</script><script>alert(1)</script><!--";
