@@ -1,6 +1,7 @@
 #pragma once
 // What each part of the HTML report hands the page assembler (html_page.cpp): its HTML (inline
 // SVG, legend, table) and its share of the embedded JSON.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,8 @@ ChartOut layer_strip(const diagnose::Report& report);
 // html_findings.cpp: findings with evidence and remedies, cleared and not-judged layers, inputs.
 std::string findings_html(const diagnose::Report& report);
 // html_timeline.cpp: stacked lanes on one time axis. Adds to `notes` the lanes it could not draw.
-ChartOut timeline_chart(const TimelineData& timeline, std::vector<std::string>& notes);
+// `ttft_slo_s`: the SLO line on the TTFT lane.
+ChartOut timeline_chart(const TimelineData& timeline, std::optional<double> ttft_slo_s, std::vector<std::string>& notes);
 // html_cdf.cpp: latency CDFs (TTFT, TPOT, E2E), one curve per run, SLO line, P50/P99 marks.
 ChartOut latency_cdfs(const std::vector<LatencyRun>& runs, const core::Slo& slo, std::vector<std::string>& notes);
 

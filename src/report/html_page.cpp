@@ -72,7 +72,7 @@ std::string render_html(const HtmlReport& r) {
   }
   data["timeline"] = nullptr;
   if (r.timeline) {
-    ChartOut tl = timeline_chart(*r.timeline, notes);
+    ChartOut tl = timeline_chart(*r.timeline, r.slo.ttft_s, notes);
     body += tl.html;
     data["timeline"] = std::move(tl.data);
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "ingest/metrics_quantile.h"
 #include "report/diagnose_format.h"
 #include "report/html_chart.h"
 #include "report/svg_writer.h"
@@ -31,6 +32,7 @@ struct Lane {
 
 const std::vector<Lane>& lanes() {
   static const std::vector<Lane> l = {
+      {"latency", "TTFT per scrape interval, p50 and p99 (server histogram)", "s", false},
       {"requests", "Requests: running, waiting", "requests", false},
       {"kv", "KV cache usage (ticks: preemptions)", "fraction", true},
       {"tokens", "Throughput from counter differences, tok/s", "tok/s", false},
@@ -45,17 +47,34 @@ const std::vector<Lane>& lanes() {
 struct Agg {
   double t = 0;
   std::optional<double> running, waiting, kv, preempt, prompt_total, gen_total, prompt_rate, gen_rate;
+  core::Histogram ttft;
 };
 
 void add(std::optional<double>& into, const std::optional<double>& v) {
   if (v) into = into.value_or(0) + *v;
 }
 
+// Bucket-wise sum (data-parallel engines of one scrape); another bucket layout keeps the first.
+void add(core::Histogram& into, const core::Histogram& h) {
+  if (h.empty()) return;
+  if (into.empty()) {
+    into = h;
+    return;
+  }
+  if (into.upper_bounds != h.upper_bounds) return;
+  for (size_t i = 0; i < h.cumulative_counts.size(); ++i) into.cumulative_counts[i] += h.cumulative_counts[i];
+  into.sum += h.sum;
+  into.count += h.count;
+}
+
 std::vector<Agg> aggregate(std::vector<core::EngineSample> samples) {
   std::stable_sort(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.t_s < b.t_s; });
   std::vector<Agg> out;
   for (const auto& s : samples) {
-    if (out.empty() || out.back().t != s.t_s) out.push_back(Agg{s.t_s});
+    if (out.empty() || out.back().t != s.t_s) {
+      out.emplace_back();
+      out.back().t = s.t_s;
+    }
     Agg& a = out.back();
     add(a.running, s.running);
     add(a.waiting, s.waiting);
@@ -65,6 +84,7 @@ std::vector<Agg> aggregate(std::vector<core::EngineSample> samples) {
     add(a.gen_total, s.generation_tokens_total);
     add(a.prompt_rate, s.prompt_throughput_tok_s);
     add(a.gen_rate, s.generation_throughput_tok_s);
+    add(a.ttft, s.ttft_s);
   }
   return out;
 }
@@ -88,11 +108,13 @@ Built build(const TimelineData& tl) {
 
   std::map<int, std::vector<const core::GpuSample*>> by_gpu;
   for (const auto& g : tl.gpu) by_gpu[g.index].push_back(&g);
-  b.series.reserve(7 + 4 * by_gpu.size());  // the references below stay valid
+  b.series.reserve(9 + 4 * by_gpu.size());  // the references below stay valid
   auto series = [&](std::string id, std::string label, std::string lane, std::string unit, std::string cls) -> Series& {
     b.series.push_back(Series{std::move(id), std::move(label), std::move(lane), std::move(unit), std::move(cls), {}, {}});
     return b.series.back();
   };
+  Series& ttft50 = series("ttft_p50", "TTFT p50", "latency", "s", "s0");
+  Series& ttft99 = series("ttft_p99", "TTFT p99", "latency", "s", "s1");
   Series& running = series("running", "running", "requests", "requests", "s0");
   Series& waiting = series("waiting", "waiting", "requests", "requests", "s1");
   Series& busy = series("slots_busy", "slots busy", "requests", "requests", "s2");
@@ -118,6 +140,17 @@ Built build(const TimelineData& tl) {
     };
     push(prompt, a.t, a.prompt_rate ? a.prompt_rate : rate(a.prompt_total, p.prompt_total));
     push(gen, a.t, a.gen_rate ? a.gen_rate : rate(a.gen_total, p.gen_total));
+    // Windowed quantiles as PromQL computes them: histogram_quantile over the difference of two
+    // scrapes; none across a reset or an interval without a first token.
+    if (!a.ttft.empty() && !p.ttft.empty()) {
+      bool reset = false;
+      const core::Histogram d = ingest::histogram_delta(a.ttft, p.ttft, &reset);
+      if (!reset && d.count > 0) {
+        const double q50 = ingest::histogram_quantile(0.5, d).value, q99 = ingest::histogram_quantile(0.99, d).value;
+        if (std::isfinite(q50)) push(ttft50, a.t, q50);
+        if (std::isfinite(q99)) push(ttft99, a.t, q99);
+      }
+    }
     if (a.preempt && p.preempt && *a.preempt > *p.preempt) b.preemptions.emplace_back(a.t - t0, *a.preempt - *p.preempt);
   }
   for (const auto& s : tl.slots) {
@@ -155,13 +188,19 @@ std::string utc(double unix_s) {
 
 constexpr double kWidth = 1100, kLeft = 72, kRight = 24, kLaneTop = 8, kLaneHeight = 96, kAxisBelow = 30;
 
-std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, const Built& b, bool last) {
+// `slo`: a horizontal line on the latency lane, drawn when the data reaches a quarter of it (else
+// it would flatten the readings; the legend says where it is).
+std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, const Built& b, bool last,
+                      std::optional<double> slo) {
   const double height = kLaneTop + kLaneHeight + (last ? kAxisBelow : 8);
   Frame f{kLeft, kLaneTop, kWidth - kLeft - kRight, kLaneHeight};
   Scale sx{0, std::max(b.t1, 1e-9), f.left, f.right()};
   double ymax = lane.unit_interval ? 1.0 : 0.0;
   for (const auto* s : ss)
     for (double v : s->v) ymax = std::max(ymax, v);
+  if (lane.id != "latency") slo.reset();
+  const bool slo_drawn = slo && ymax >= *slo / 4;
+  if (slo_drawn) ymax = std::max(ymax, *slo);
   const Range yr = lane.unit_interval ? Range{0, 1} : nice_range(0, ymax, 4);
   Scale sy{yr.lo, yr.hi, f.bottom(), f.top};
   Svg svg(kWidth, height, "chart lane", lane.title);
@@ -192,6 +231,10 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
       svg.close_group();
     }
   }
+  if (slo_drawn) {
+    svg.line(f.left, sy(*slo), f.right(), sy(*slo), "slo");
+    svg.text(f.right() - 2, sy(*slo) - 3, "SLO " + format_value(*slo, "s"), "slo-label", "end");
+  }
   svg.line(f.left, f.top, f.left, f.bottom(), "crosshair", "visibility=\"hidden\"");  // moved by report.js
   if (lane.id == "kv")
     for (const auto& [t, n] : b.preemptions) {
@@ -201,13 +244,15 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
   std::string legend;
   for (const auto* s : ss) legend += legend_item(s->id, s->cls, s->label);
   if (lane.id == "kv" && !b.preemptions.empty()) legend += "<span class=\"legend-note\">▮ preemptions</span>";
+  if (slo && !slo_drawn) legend += "<span class=\"legend-note\">SLO " + format_value(*slo, "s") + ": far above these readings</span>";
+  else if (slo) legend += "<span class=\"legend-note\">- - SLO " + format_value(*slo, "s") + "</span>";
   return fmt::format("<div class=\"lane\" id=\"lane-{}\"><div class=\"lane-head\"><span class=\"lane-title\">{}</span>{}</div>\n{}\n</div>\n",
                      lane.id, html_text(lane.title), legend, svg.finish());
 }
 
 }  // namespace
 
-ChartOut timeline_chart(const TimelineData& tl, std::vector<std::string>& notes) {
+ChartOut timeline_chart(const TimelineData& tl, std::optional<double> ttft_slo_s, std::vector<std::string>& notes) {
   ChartOut out;
   const Built b = build(tl);
   if (b.series.empty()) {
@@ -221,6 +266,8 @@ ChartOut timeline_chart(const TimelineData& tl, std::vector<std::string>& notes)
       if (s.lane == lane.id) ss.push_back(&s);
     if (!ss.empty()) {
       drawn.emplace_back(&lane, std::move(ss));
+    } else if (lane.id == "latency") {
+      notes.push_back("timeline: no TTFT lane (the readings carry no TTFT histogram, or fewer than two scrapes of it)");
     } else if (lane.id == "tokens") {
       notes.push_back("timeline: no token rates (fewer than two readings with token counters)");
     } else if (lane.id == "clock" || lane.id == "power") {
@@ -237,7 +284,7 @@ ChartOut timeline_chart(const TimelineData& tl, std::vector<std::string>& notes)
       "<section id=\"timeline\"><h2>Timeline</h2>\n<p class=\"caption\">{} · seconds since the first reading, {} · {} "
       "engine and {} GPU readings · hover a dot for its value (with scripts on: a crosshair over every lane; click a legend entry to hide its series)</p>\n<div class=\"lanes\">\n",
       html_text(tl.source), utc(b.t0), tl.engine.size(), tl.gpu.size());
-  for (size_t i = 0; i < drawn.size(); ++i) html += draw_lane(*drawn[i].first, drawn[i].second, b, i + 1 == drawn.size());
+  for (size_t i = 0; i < drawn.size(); ++i) html += draw_lane(*drawn[i].first, drawn[i].second, b, i + 1 == drawn.size(), ttft_slo_s);
   out.html = html + "</div></section>\n";
 
   nlohmann::json series = nlohmann::json::array();

@@ -2,6 +2,7 @@
 // JSON parses back to the numbers drawn, and each chart's SVG is there when its data is.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,10 @@ TimelineData timeline() {
     s.preemptions_total = i > 6 ? 3 * (i - 6) : 0;
     s.prompt_tokens_total = 1000.0 * i * i;
     s.generation_tokens_total = 500.0 * i;
+    // 20 first tokens per interval: 10 under 100 ms, 8 more under 500 ms, 2 under 1 s.
+    s.ttft_s.upper_bounds = {0.1, 0.5, 1, INFINITY};
+    s.ttft_s.cumulative_counts = {10.0 * i, 18.0 * i, 20.0 * i, 20.0 * i};
+    s.ttft_s.count = 20.0 * i;
     t.engine.push_back(s);
     core::GpuSample g;
     g.t_s = s.t_s;
@@ -135,6 +140,10 @@ TEST(HtmlPage, EmbeddedJsonRoundTrips) {
   EXPECT_DOUBLE_EQ(find("generation_tok_s")["v"][0].get<double>(), 100);
   EXPECT_EQ(find("slots_busy")["v"][2], 2);
   EXPECT_DOUBLE_EQ(find("gpu0_sm_clock")["v"][9].get<double>(), 1400);
+  // TTFT per interval from histogram differences, as PromQL's histogram_quantile reads them.
+  EXPECT_NEAR(find("ttft_p50")["v"][0].get<double>(), 0.1, 1e-12);
+  EXPECT_NEAR(find("ttft_p99")["v"][0].get<double>(), 0.95, 1e-12);
+  EXPECT_EQ(find("ttft_p99")["v"].size(), 9u);
   ASSERT_EQ(d["timeline"]["preemptions"].size(), 3u);
   EXPECT_DOUBLE_EQ(d["timeline"]["preemptions"][0]["count"].get<double>(), 3);
   // The latency runs: quantiles of the records drawn, failed requests left out of them.
@@ -164,9 +173,10 @@ TEST(HtmlPage, EachChartIsThereWhenItsDataIs) {
   const std::string html = render_html(full());
   EXPECT_NE(html.find("class=\"layer-strip\""), std::string::npos);
   EXPECT_EQ(count(html, "class=\"layer state-"), 5u);
-  for (const char* lane : {"lane-requests", "lane-kv", "lane-tokens", "lane-clock", "lane-power"})
+  for (const char* lane : {"lane-latency", "lane-requests", "lane-kv", "lane-tokens", "lane-clock", "lane-power"})
     EXPECT_NE(html.find(std::string("id=\"") + lane + "\""), std::string::npos) << lane;
-  EXPECT_EQ(count(html, "<svg class=\"chart lane\""), 5u);
+  EXPECT_EQ(count(html, "<svg class=\"chart lane\""), 6u);
+  EXPECT_NE(html.find("SLO 500 ms</text>"), std::string::npos);  // on the TTFT lane and the TTFT CDF
   for (const char* m : {"cdf-ttft_s", "cdf-tpot_s", "cdf-e2e_s"}) EXPECT_NE(html.find(m), std::string::npos) << m;
   EXPECT_NE(html.find("class=\"slo\""), std::string::npos);  // the SLO line
   EXPECT_NE(html.find("p99 "), std::string::npos);
