@@ -155,6 +155,7 @@ void prefix_defeated(const Context& c, LayerResult& r) {
   if (!hit || hit->base < c.th.get("load.prefix_min_baseline_hit") || hit->ratio >= c.th.get("load.prefix_hit_drop_ratio")) return;
   auto len = shift(c.ind, "input_len_mean");
   if (len && beyond(len->ratio, c.th.get("load.length_stable_ratio"))) return;  // the prompts changed: the shift rules speak
+  if (c.ind.get("prefix_caching") == 0.0) return;  // the engine has caching off: the scheduling layer says so
   Finding f = make("prefix_defeated_by_varying_prefix", pick_symptom(c, {Symptom::ttft_spike, Symptom::throughput_low}), c);
   const double reps = c.ind.get("replicas").value_or(1);
   // With several replicas a lost routing affinity looks the same from the metrics (the

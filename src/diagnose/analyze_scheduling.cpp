@@ -37,6 +37,7 @@ LayerResult analyze_scheduling(const Context& c) {
   sched::preemption_storm(c, models, r.findings);
   sched::kv_pool_saturated(c, models, r.findings);  // after: a storm already names the saturated pool
   sched::long_prefill_blocking(c, models, r.findings);
+  sched::prefix_caching_off(c, models, r.findings);  // the setting, before the routing explanation
   sched::prefix_cache_miss_routing(c, models, r.findings);
   sched::batch_too_large(c, models, r.findings);
   sched::queue_from_records(c, models, r.findings);  // last: only when no rule named the limit

@@ -2,7 +2,9 @@
 // scheduling_capacity"): TTFT grew while TPOT stayed flat. Once a request runs it decodes as fast
 // as before, so the extra time is before its first token: it waited to be admitted (KV blocks or
 // a batch slot) or its prefill waited behind others'. A bench folder and its baseline carry this
-// even when the server's scrapes (before/during/after the run) caught no queue.
+// even when the server's scrapes (before/during/after the run) caught no queue. Also: prefix
+// caching switched off, read from the engine's own settings (cache_config_info) against the hits
+// a baseline had.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -91,6 +93,32 @@ void queue_from_records(const Context& c, kit::Models&, std::vector<Finding>& ou
   f.next_measurement =
       "Scrape vllm:num_requests_waiting and kv_cache_usage_perc during the run (`bench --scrape-interval 1s`, or "
       "`diagnose --endpoint` under load): a queue with the pool full is KV, with KV to spare it is the batch cap.";
+  out.push_back(std::move(f));
+}
+
+void prefix_caching_off(const Context& c, kit::Models&, std::vector<Finding>& out) {
+  const auto on = c.ind.get("prefix_caching");
+  if (!on || *on != 0) return;
+  const auto base_hit = c.ind.base("prefix_cache_hit_rate");
+  const auto base_on = c.ind.base("prefix_caching");
+  const bool had_hits = base_hit && *base_hit >= c.th.get("sched.prefix_min_baseline_hit");
+  if (!had_hits && !(base_on && *base_on == 1)) return;
+  Finding f = kit::finding("prefix_caching_off", Layer::scheduling_capacity, Symptom::ttft_spike, Severity::warning,
+                           "Prefix caching is off: prompts that share a prefix are prefilled in full again");
+  f.evidence.push_back(c.ind.item("prefix_caching", 1, "=="));
+  if (c.ind.get("prefix_cache_hit_rate") || base_hit) f.evidence.push_back(c.ind.item("prefix_cache_hit_rate"));
+  if (c.ind.get("ttft_p50_s") && c.ind.base("ttft_p50_s")) f.evidence.push_back(c.ind.item("ttft_p50_s"));
+  f.confidence = kit::confidence(had_hits ? 0.7 : 0.55, f.evidence);
+  f.explanation = fmt::format(
+      "The engine reports prefix caching disabled (vllm:cache_config_info enable_prefix_caching, or the launch "
+      "settings){}: every request prefills its whole prompt, so TTFT and the prefill load grow with the shared part "
+      "the cache used to serve.",
+      had_hits ? fmt::format(" while the healthy period hit {:.0f}% of prompt tokens", *base_hit * 100) : "");
+  f.remedies.push_back(kit::qualitative("enable-prefix-caching", "off", "on",
+                                        had_hits ? fmt::format("hit rate back toward the baseline {:.0f}%", *base_hit * 100)
+                                                 : "shared prefixes served from the cache"));
+  f.next_measurement = "Check the launch flags (--no-enable-prefix-caching, --enable-prefix-caching) of the current "
+                       "deployment against the healthy one.";
   out.push_back(std::move(f));
 }
 

@@ -15,6 +15,8 @@ void runtime_oom_unprofiled(const Context& c, kit::Models& m, std::vector<Findin
 
 // scheduling_records.cpp: TTFT up with TPOT flat against a baseline (client records)
 void queue_from_records(const Context& c, kit::Models& m, std::vector<Finding>& out);
+// the engine reports prefix caching off where the baseline hit (prefix_caching == 0)
+void prefix_caching_off(const Context& c, kit::Models& m, std::vector<Finding>& out);
 
 // scheduling_context.cpp
 void request_exceeds_context(const Context& c, kit::Models& m, std::vector<Finding>& out);

@@ -446,7 +446,12 @@ std::string EngineLoop::render_metrics() {
     samples.push_back(exposed_sample(engine_, i, *metrics_[static_cast<size_t>(i)], opt_.served_model_name, t));
     ms.push_back(metrics_[static_cast<size_t>(i)].get());
   }
-  return opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, opt_.cache);
+  // What an engine started that way would report: prefix caching as the replicas run it now (a
+  // prefix_cache_off fault reads as --no-enable-prefix-caching, as kv_pool_shrink reads as a
+  // smaller num_gpu_blocks).
+  CacheInfo cache = opt_.cache;
+  if (sim::fault_state(engine_.faults(), virtual_now()).prefix_cache_off) cache.prefix_caching = false;
+  return opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, cache);
 }
 
 nlohmann::json fault_fields(const sim::Fault& f) {

@@ -34,6 +34,9 @@ const RuleCase kCases[] = {
      {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {"input_length_shift"}, S::at_fault},
     {"prefix_partly_lost_over_replicas_is_routing_first", {{"prefix_cache_hit_rate", 0.3}, {"input_len_mean", 2000}, {"replicas", 4}},
      {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {"prefix_defeated_by_varying_prefix"}, S::at_fault},
+    {"prefix_drop_with_caching_switched_off_is_not_the_prompts",
+     {{"prefix_cache_hit_rate", 0.0}, {"input_len_mean", 2000}, {"prefix_caching", 0}},
+     {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {}, S::cleared},
     {"prefix_low_in_baseline_too", {{"prefix_cache_hit_rate", 0.02}}, {{"prefix_cache_hit_rate", 0.1}}, {Symptom::ttft_spike}, {}, S::cleared},
 };
 

@@ -60,5 +60,29 @@ TEST(QueueFromRecords, AServerReadingOfTheQueueRaisesConfidenceAndNamesTheLimit)
   EXPECT_GE(f->confidence, 0.55);
 }
 
+
+TEST(PrefixCachingOff, TheEnginesOwnSettingAgainstTheBaselinesHitsIsTheCause) {
+  // sim serve's prefix_cache_off (or --no-enable-prefix-caching): cache_config_info says False,
+  // the baseline hit 66% of prompt tokens.
+  Case c;
+  c.set({{"prefix_caching", 0}, {"prefix_cache_hit_rate", 0}, {"ttft_p50_s", 0.08}, {"tpot_p50_s", 0.024}});
+  c.base({{"prefix_caching", 1}, {"prefix_cache_hit_rate", 0.66}, {"ttft_p50_s", 0.03}, {"tpot_p50_s", 0.013}});
+  const LayerResult r = analyze_scheduling(c.ctx());
+  const Finding* f = testing::get(r, "prefix_caching_off");
+  ASSERT_NE(f, nullptr);
+  EXPECT_GE(f->confidence, 0.7);
+  ASSERT_FALSE(f->remedies.empty());
+  EXPECT_EQ(f->remedies[0].change, "enable-prefix-caching");
+  EXPECT_EQ(f->remedies[0].to, "on");
+  // Caching on, or a baseline that never hit: not this cause.
+  Case on;
+  on.set({{"prefix_caching", 1}, {"prefix_cache_hit_rate", 0}});
+  on.base({{"prefix_caching", 1}, {"prefix_cache_hit_rate", 0.66}});
+  EXPECT_FALSE(testing::has(analyze_scheduling(on.ctx()), "prefix_caching_off"));
+  Case never;
+  never.set({{"prefix_caching", 0}});
+  EXPECT_FALSE(testing::has(analyze_scheduling(never.ctx()), "prefix_caching_off"));
+}
+
 }  // namespace
 }  // namespace llmtriage::diagnose
