@@ -74,10 +74,12 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
     if (format == report::kDiagnosisFormat) {
       auto r = report::report_from_json(j, in);
       if (!r) return std::move(r).error();
+      if (h.diagnosis) h.notes.push_back("several diagnoses given: the page shows the last, " + in);
       h.diagnosis = std::move(*r);
     } else if (format == collect::kSnapshotFormat) {
       auto s = collect::read_snapshot(in);
       if (!s) return std::move(s).error();
+      if (h.timeline) h.notes.push_back("several snapshots given: the timeline draws the last, " + in);
       h.timeline = timeline_of(*s, in);
     } else {
       return core::make_error(core::ErrorKind::input, in,

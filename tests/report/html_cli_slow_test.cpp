@@ -84,6 +84,20 @@ TEST_F(ReportCli, DiagnoseHtmlWritesThePageBesideItsOutput) {
   EXPECT_DOUBLE_EQ(data["latency"]["slo"]["ttft_s"].get<double>(), 2.0);  // the diagnosis' default SLO
 }
 
+TEST_F(ReportCli, TwoDiagnosesDrawTheLastAndSaySo) {
+  const Outcome d = run("diagnose --bench '" + kBench + "' --json");
+  ASSERT_NE(d.code, 2) << d.err;
+  { std::ofstream(dir_ / "a.json") << d.out; }
+  { std::ofstream(dir_ / "b.json") << d.out; }
+  const Outcome r = run("report a.json b.json --html out.html");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json data = embedded(slurp(dir_ / "out.html"));
+  ASSERT_TRUE(data.is_object());
+  bool said = false;
+  for (const auto& n : data["notes"]) said |= n.get<std::string>() == "several diagnoses given: the page shows the last, b.json";
+  EXPECT_TRUE(said) << data["notes"].dump();
+}
+
 TEST_F(ReportCli, InputsThatCannotBeReadExitTwoNamingThem) {
   Outcome r = run("report missing.json --html out.html");
   EXPECT_EQ(r.code, 2);
