@@ -1,5 +1,5 @@
 // Every bundled scenario (except the -fixed ones, which are the remedies) run offline in the
-// simulator, its run turned into Evidence as the drill does (cli/drill_case.h), diagnosed: the top
+// simulator, its run turned into Evidence as the drill does (drill/sim_case.h), diagnosed: the top
 // finding must be the fault the scenario injected, in its layer, with its symptom ("diagnosis" block).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/drill_case.h"
+#include "drill/sim_case.h"
 #include "diagnose/diagnose.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 namespace {
 
 std::vector<std::string> scenario_names() {
@@ -83,4 +83,4 @@ TEST(ScenarioDiagnosisCorpus, EveryScenarioIsCovered) {
 }
 
 }  // namespace
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill

@@ -3,6 +3,7 @@
 // the scenario's traffic sent by the bench runner, /metrics scraped by the runner during the run,
 // the engine's log captured. Everything comes back in virtual seconds (wall x time scale), the
 // simulator's clock, so the diagnosis reads the same units as an offline run. docs/drill.md.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,12 +13,12 @@
 #include "bench/request_set.h"
 #include "bench/runner.h"
 #include "bench/summary.h"
-#include "cli/drill_case.h"
 #include "collect/snapshot.h"
 #include "core/result.h"
+#include "drill/sim_case.h"
 #include "sim/scenario.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 
 // The scenario's traffic as a bench request set: the workload's requests with the seed, the
 // long_prompt_burst fault's extra requests, and the client retries the offline simulation of the
@@ -56,4 +57,4 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
 // The run as one side of an A/B (virtual seconds), configured as `config`.
 bench::RunSample run_sample(const HttpRun& r, const std::string& label, const std::map<std::string, std::string>& config);
 
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill

@@ -1,5 +1,5 @@
-// The drill's shared logic: scenario + expected diagnosis, run -> Evidence, remedy -> settings.
-#include "cli/drill_case.h"
+// The simulated drill's shared logic: scenario + expected diagnosis, run -> Evidence, remedy -> settings.
+#include "drill/sim_case.h"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 #include "sim/deployment.h"
 #include "sim/gpu_readings.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 
 namespace {
 
@@ -409,4 +409,4 @@ std::map<std::string, std::string> scenario_config(const sim::Scenario& s) {
   return m;
 }
 
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill

@@ -1,8 +1,9 @@
 #pragma once
-// The drill's shared logic (docs/drill.md): a scenario together with the diagnosis it must
-// produce, the Evidence one run of it yields (offline simulator run or the HTTP drill), and a
-// remedy mapped onto the scenario's settings. Used by `llmtriage drill` and by the scenario
-// diagnosis test, so both judge a scenario from the same evidence.
+// The simulated drill's shared logic (docs/drill.md): a scenario together with the diagnosis it
+// must produce, the Evidence one run of it yields (offline simulator run or the HTTP drill), and a
+// remedy mapped onto the scenario's settings. Used by the simulated drill (sim_drill.h) and by the
+// scenario diagnosis test, so both judge a scenario from the same evidence.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@
 #include "sim/scenario.h"
 #include "sim/simulation.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 
 // The scenario file's "diagnosis" block: the top finding a correct diagnosis names.
 struct ExpectedDiagnosis {
@@ -87,4 +88,4 @@ std::optional<ChosenRemedy> choose_remedy(const diagnose::Report& report, sim::S
 // The settings a scenario runs with, as "key" -> "value" (for the A/B's one-variable check).
 std::map<std::string, std::string> scenario_config(const sim::Scenario& s);
 
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill

@@ -1,14 +1,15 @@
-// The drill's shared logic (cli/drill_case.h): the scenario's diagnosis block, remedies mapped onto
-// the simulator's settings, the simulated GPU telemetry and the baseline split at the fault's onset.
+// The simulated drill's shared logic (drill/sim_case.h): the scenario's diagnosis block, remedies
+// mapped onto the simulator's settings, the simulated GPU telemetry and the baseline split at the
+// fault's onset.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
-#include "cli/drill_case.h"
+#include "drill/sim_case.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 namespace {
 
 diagnose::Remedy remedy(std::string change, std::string from, std::string to) {
@@ -229,9 +230,9 @@ TEST(DrillCase, StartupFailureBecomesAnOomEvent) {
 }
 
 }  // namespace
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 namespace {
 
 TEST(DrillCase, OneRemedyIsOneConfigDifferenceForTheAB) {
@@ -253,4 +254,4 @@ TEST(DrillCase, OneRemedyIsOneConfigDifferenceForTheAB) {
 }
 
 }  // namespace
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill

@@ -1,5 +1,5 @@
-// The drill's HTTP run: in-process sim serve + the bench runner + /metrics scrapes + the log.
-#include "cli/drill_run.h"
+// The simulated drill's HTTP run: in-process sim serve + the bench runner + /metrics scrapes + the log.
+#include "drill/sim_run.h"
 
 #include <fmt/format.h>
 
@@ -17,7 +17,7 @@
 #include "sim/log_format.h"
 #include "sim/workload.h"
 
-namespace llmtriage::cli::drill {
+namespace llmtriage::drill {
 
 namespace {
 
@@ -281,4 +281,4 @@ bench::RunSample run_sample(const HttpRun& r, const std::string& label, const st
   return s;
 }
 
-}  // namespace llmtriage::cli::drill
+}  // namespace llmtriage::drill
