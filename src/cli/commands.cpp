@@ -18,6 +18,7 @@ Command make_drill_command();
 Command make_rules_command();
 Command make_fleet_command();
 Command make_report_command();
+Command make_top_command();
 
 std::vector<Command> all_commands() {
   std::vector<Command> c;
@@ -36,6 +37,7 @@ std::vector<Command> all_commands() {
   c.push_back(make_rules_command());
   c.push_back(make_fleet_command());
   c.push_back(make_report_command());
+  c.push_back(make_top_command());
   return c;
 }
 

@@ -1,0 +1,158 @@
+// `llmtriage top`: a live terminal view of one inference server that reasons by layer. Parsing
+// and wiring only: the frame model, rendering and loop live in src/collect (live_view, live_render,
+// live_loop), the layer lines in cli/top_layers.cpp, the terminal in cli/top_terminal.cpp.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/top_layers.h"
+#include "cli/top_terminal.h"
+#include "collect/live_loop.h"
+#include "collect/live_render.h"
+#include "collect/live_scrape.h"
+#include "core/exit_code.h"
+
+namespace llmtriage::cli {
+namespace {
+
+struct TopOpts {
+  std::string endpoint;
+  std::string dcgm;
+  std::string api_key;
+  std::string engine;
+  std::string engine_args;
+  double interval_s = 1;
+  double window_s = 15;
+  double timeout_s = 0;  // 0: the interval, at most 10 s
+  bool once = false;
+  int64_t count = 0;
+  std::string snapshot_dir = ".";
+  bool no_local_gpu = false;
+  bool no_color = false;
+};
+
+int run_top_cmd(TopOpts& o, Context& ctx) {
+  collect::LiveScrapeOptions so;
+  so.endpoint = o.endpoint;
+  so.dcgm = o.dcgm;
+  so.api_key = o.api_key;
+  so.request_timeout_s = o.timeout_s > 0 ? o.timeout_s : std::min(10.0, o.interval_s);
+  so.capture.engine_args = o.engine_args;
+  so.capture.read_local_gpus = !o.no_local_gpu;
+  if (!o.engine.empty()) {
+    so.capture.engine = core::engine_kind_from_string(o.engine);
+    if (so.capture.engine == core::EngineKind::unknown)
+      return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine",
+                                        "vllm, vllm-v0, sglang, tgi, llamacpp or trtllm", o.engine));
+  }
+  auto scraper = collect::LiveScraper::open(so);
+  if (!scraper) return fail(ctx, scraper.error());
+
+  collect::TopConfig cfg;
+  cfg.interval_s = o.interval_s;
+  cfg.frame.quantile_window_s = o.window_s;
+  cfg.frame.rate_window_s = std::max(5.0, 2 * o.interval_s);
+  cfg.frame.stale_after_s = std::max(3.0, 2.5 * o.interval_s);
+  cfg.keep_s = std::max(60.0, o.window_s + o.interval_s);
+  cfg.judge_every_s = std::max(3.0, o.interval_s);
+  cfg.snapshot_dir = o.snapshot_dir;
+  cfg.secret = o.api_key;
+
+  install_stop_signals();
+  collect::LiveScraper& sc = **scraper;
+  collect::TopSession session(sc.read_base(), cfg, judge_layers);
+  core::SteadyClock clock;
+  collect::TopIo io;
+  io.clock = &clock;
+  io.unix_now = [] { return core::unix_now_s(); };
+  io.scrape = [&sc](double t) { return sc.scrape(t); };
+  io.interrupted = &stop_requested();
+
+  collect::TopRun run;
+  const bool interactive = !ctx.json && !o.once && stdout_is_terminal();
+  if (ctx.json) {
+    run.show_every_scrape_only = true;
+    run.stop_after_scrapes = static_cast<int>(o.once ? 2 : o.count);
+    bool first = true;
+    io.show = [&](const collect::Frame& f) {
+      // --once: the frame after the second scrape only (rates need two).
+      if (o.once && first) {
+        first = false;
+        return;
+      }
+      ctx.out << collect::to_json(f).dump() << "\n" << std::flush;
+    };
+    collect::run_top(session, cfg, io, run);
+  } else if (!interactive) {
+    // Off a terminal, or --once: two scrapes an interval apart (rates need two), one plain frame.
+    run.stop_after_scrapes = static_cast<int>(std::max<int64_t>(2, o.count));
+    run.show_at_end_only = true;
+    io.show = [&](const collect::Frame& f) {
+      collect::RenderOptions ro;
+      ro.width = 120;
+      for (const auto& l : collect::render_frame(f, ro)) ctx.out << l << "\n";
+      ctx.out << std::flush;
+    };
+    collect::run_top(session, cfg, io, run);
+  } else {
+    TopTerminal term;
+    std::vector<std::string> on_screen;
+    io.read_key = [&term](double t) { return term.read_key(t); };
+    io.show = [&](const collect::Frame& f) {
+      collect::RenderOptions ro;
+      ro.width = term.width();
+      ro.color = !o.no_color;
+      auto lines = collect::render_frame(f, ro);
+      // Too few rows: the key line stays, the lines above it are cut.
+      size_t rows = static_cast<size_t>(std::max(3, term.height()));
+      if (lines.size() > rows) lines.erase(lines.begin() + static_cast<long>(rows) - 1, lines.end() - 1);
+      if (term.take_resized()) on_screen.clear();
+      term.write(collect::screen_update(on_screen, lines));
+      on_screen = std::move(lines);
+    };
+    collect::run_top(session, cfg, io, run);
+  }
+  // A view that never got one good scrape says so in its exit code, as `snapshot` does.
+  collect::Frame last = session.frame(core::unix_now_s());
+  if (last.t_unix_s <= 0) {
+    ctx.err << "llmtriage top: error: no scrape of " << last.endpoint << " succeeded"
+            << (last.last_error.empty() ? "" : ": " + last.last_error) << "\n";
+    return core::kExitUsage;
+  }
+  return core::kExitHealthy;
+}
+
+}  // namespace
+
+Command make_top_command() {
+  auto o = std::make_shared<TopOpts>();
+  Command c;
+  c.path = "top";
+  c.summary = "a live view of one inference server by layer: queue, KV, token rates, windowed latency, slots, GPU, each layer's verdict";
+  c.example =
+      "llmtriage top --endpoint http://127.0.0.1:8000\n"
+      "  llmtriage top --endpoint http://127.0.0.1:8080 --once          # one plain frame (llama.cpp: slots too)\n"
+      "  llmtriage top --endpoint http://127.0.0.1:8000 --json --count 10 | jq .scheduling";
+  c.options = {
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://)", &o->endpoint, "", true},
+      {"--dcgm URL", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
+      {"--interval DURATION", "", "time between scrapes", &o->interval_s, "", false, between(0.1, 3600)},
+      {"--window DURATION", "", "latency quantiles and the layer lines cover the last this long", &o->window_s, "", false, between(1, 3600)},
+      {"--timeout DURATION", "", "per request to the server (default: the interval, at most 10 s)", &o->timeout_s, "the interval", false, between(0, 600)},
+      {"--once", "", "print one plain frame (after two scrapes an interval apart) and exit; also what happens when stdout is not a terminal", &o->once},
+      {"--count NUMBER", "", "with --json: stop after this many frames (0 = until Ctrl-C)", &o->count, "", false, between(0, 1e9)},
+      {"--snapshot-dir DIR", "", "where the s key writes its snapshot of the last window", &o->snapshot_dir},
+      {"--engine NAME", "", "engine instead of detecting it: vllm, vllm-v0, sglang, tgi, llamacpp, trtllm", &o->engine},
+      {"--engine-args TEXT", "LLMTRIAGE_ENGINE_ARGS", "the engine's command line (max-num-seqs, model): the queue is judged against it", &o->engine_args},
+      {"--api-key TEXT", "LLMTRIAGE_API_KEY", "bearer token for the endpoint; sent, never written", &o->api_key, "none"},
+      {"--no-local-gpu", "", "do not read this machine's GPUs (the server runs elsewhere)", &o->no_local_gpu},
+      {"--no-color", "", "no ANSI colours on the terminal", &o->no_color},
+  };
+  c.run = [o](Context& ctx) { return run_top_cmd(*o, ctx); };
+  c.state = o;
+  return c;
+}
+
+}  // namespace llmtriage::cli

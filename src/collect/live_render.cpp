@@ -1,0 +1,260 @@
+// The live view as text: one header line, the scheduling, token-rate and latency blocks, slots,
+// GPUs, one line per layer, and the key line (collect/live_render.h, docs/top.md).
+#include "collect/live_render.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <fmt/format.h>
+
+#include "core/text_escape.h"
+#include "core/units.h"
+
+namespace llmtriage::collect {
+namespace {
+
+constexpr const char* kReset = "\x1b[0m";
+
+std::string paint(const std::string& s, const char* sgr, bool color) {
+  if (!color || s.empty()) return s;
+  return std::string("\x1b[") + sgr + "m" + s + kReset;
+}
+
+// Cuts a line to `width` visible columns; SGR sequences are kept whole and cost nothing.
+std::string cut(const std::string& s, int width) {
+  std::string out;
+  int cols = 0;
+  bool colored = false, full = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b') {
+      size_t e = s.find('m', i);
+      if (e == std::string::npos) break;
+      out.append(s, i, e - i + 1);
+      colored = s.compare(i, e - i + 1, kReset) != 0;
+      i = e;
+      continue;
+    }
+    // A UTF-8 continuation byte takes no column of its own and follows its lead byte.
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+      if (cols >= width) full = true;
+      else ++cols;
+    }
+    if (!full) out.push_back(s[i]);
+  }
+  if (colored) out += kReset;
+  return out;
+}
+
+std::string num(const std::optional<double>& v, const char* unit = "") {
+  if (!v) return "-";
+  return core::format_quantity(*v, unit);
+}
+
+std::string dur(const std::optional<double>& v) { return v ? core::format_duration_s(*v) : "-"; }
+
+std::string tokens(double v) { return core::format_number(std::round(v)); }
+
+std::string bar(double fraction, int cells) {
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  int full = static_cast<int>(std::lround(fraction * cells));
+  return "[" + std::string(full, '#') + std::string(cells - full, '.') + "]";
+}
+
+const char* state_sgr(const std::string& state) {
+  if (state == "critical") return "1;31";
+  if (state == "warning") return "33";
+  if (state == "suspected") return "35";
+  if (state == "clear") return "32";
+  return "2";  // info, not judged
+}
+
+std::string layer_name(const std::string& l) {
+  if (l == "scheduling_capacity") return "scheduling/capacity";
+  if (l == "operator_hardware") return "operator/hardware";
+  if (l == "numeric_parameter") return "numeric/parameters";
+  if (l == "gateway_client") return "gateway/client";
+  return l;
+}
+
+std::string clock_of(double t_unix) {
+  std::time_t t = static_cast<std::time_t>(t_unix);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  return buf;
+}
+
+void header(const Frame& f, bool color, std::vector<std::string>& out) {
+  std::string h = paint("llmtriage top", "1", color) + "  " + core::printable(f.endpoint, 80) + "  " +
+                  f.engine + (f.engine_version.empty() ? "" : " " + core::printable(f.engine_version, 40));
+  if (!f.model.empty()) h += "  " + core::printable(f.model, 60);
+  out.push_back(h);
+  std::string s = "scrape   ";
+  if (f.t_unix_s > 0) s += "last good " + clock_of(f.t_unix_s) + " UTC";
+  else s += "no good scrape yet";
+  if (f.fetch_s) s += " (" + core::format_duration_s(*f.fetch_s) + ")";
+  s += fmt::format("  {} ok, {} failed in the window", f.scrapes_ok, f.scrapes_failed);
+  if (f.paused) s += "  " + paint("PAUSED", "7", color);
+  out.push_back(s);
+  if (f.stale) {
+    std::string w = "STALE: readings are " + core::format_duration_s(f.age_s) + " old";
+    if (f.t_unix_s <= 0) w = "NO DATA";
+    if (!f.last_error.empty()) w += "; last scrape failed: " + core::printable(f.last_error, 200);
+    out.push_back(paint(w, "1;31", color));
+  }
+}
+
+void scheduling(const Frame& f, bool color, std::vector<std::string>& out) {
+  std::string q = "queue    running " + num(f.running);
+  if (f.concurrency_cap) q += " / " + tokens(*f.concurrency_cap) + " (" + f.cap_source + ")";
+  else if (f.running) q += " (cap unknown: give --engine-args)";
+  q += "   waiting " + num(f.waiting);
+  if (f.waiting && f.concurrency_cap && *f.concurrency_cap > 0 && *f.waiting > 0)
+    q += " (" + core::format_ratio(*f.waiting / *f.concurrency_cap) + " the concurrency)";
+  out.push_back(q);
+  std::string k = "kv       ";
+  if (f.kv_usage) {
+    std::string pct = core::format_quantity(*f.kv_usage, "fraction");
+    k += bar(*f.kv_usage, 20) + " " + paint(pct, *f.kv_usage >= 0.9 ? "1;31" : "0", color && *f.kv_usage >= 0.9);
+    if (f.kv_used_tokens && f.kv_capacity_tokens)
+      k += "  " + tokens(*f.kv_used_tokens) + " / " + tokens(*f.kv_capacity_tokens) + " tokens";
+  } else {
+    k += "usage not exposed";
+    if (f.engine == "llamacpp") k += " by llama.cpp (see the slots)";
+  }
+  k += "   preemptions " + (f.preemptions_per_s ? core::format_number(*f.preemptions_per_s) + "/s" : "-");
+  out.push_back(k);
+  std::string t = "tokens   prompt " + (f.prompt_tok_s ? core::format_number(*f.prompt_tok_s) + " tok/s" : "-") +
+                  "   generation " + (f.generation_tok_s ? core::format_number(*f.generation_tok_s) + " tok/s" : "-") +
+                  "   finished " + (f.finished_req_s ? core::format_number(*f.finished_req_s) + " req/s" : "-");
+  if (f.prefix_hit_rate) t += "   prefix hits " + core::format_quantity(*f.prefix_hit_rate, "fraction");
+  if (f.prompt_tok_s || f.generation_tok_s) t += "   (over " + core::format_duration_s(f.rate_window_s) + ")";
+  else t += "   (rates need two scrapes)";
+  out.push_back(t);
+}
+
+void latency(const Frame& f, std::vector<std::string>& out) {
+  bool any = false;
+  for (const auto& q : f.latency) any = any || q.count > 0;
+  if (f.latency.empty()) return;
+  out.push_back(fmt::format("latency  last {:<8} {:>8} {:>9} {:>9} {:>9}", core::format_duration_s(f.quantile_window_s),
+                            "count", "p50", "p95", "p99"));
+  for (const auto& q : f.latency) {
+    if (q.count <= 0 && !any) continue;
+    out.push_back(fmt::format("  {:<13}  {:>8} {:>9} {:>9} {:>9}{}", q.name, core::format_number(q.count), dur(q.p50_s),
+                              dur(q.p95_s), dur(q.p99_s), q.since_start ? "  (since the engine started)" : ""));
+  }
+  if (!any) out.push_back("  no request finished in the window");
+}
+
+void slots(const Frame& f, std::vector<std::string>& out) {
+  if (f.slots.empty()) return;
+  int busy = 0;
+  for (const auto& s : f.slots) busy += s.busy;
+  out.push_back(fmt::format("slots    {} of {} busy", busy, f.slots.size()));
+  for (const auto& s : f.slots) {
+    std::string l = fmt::format("  slot {:<3} {:<5}", s.id, s.busy ? "busy" : "idle");
+    if (s.busy) {
+      if (s.prompt_tokens)
+        l += fmt::format(" prompt {}/{}", s.prompt_processed.value_or(0), *s.prompt_tokens);
+      if (s.prompt_cached) l += fmt::format(" (cached {})", *s.prompt_cached);
+      if (s.decoded) l += fmt::format("  decoded {}", *s.decoded);
+      if (s.remaining) l += fmt::format("  remaining {}", *s.remaining);
+    }
+    if (s.n_ctx) l += fmt::format("  ctx {}", s.n_ctx);
+    out.push_back(l);
+  }
+}
+
+void gpus(const Frame& f, bool color, std::vector<std::string>& out) {
+  if (f.gpus.empty()) {
+    std::string g = "gpu      " + (f.gpu_source.empty() || f.gpu_source == "none" ? std::string("no readings") : f.gpu_source);
+    if (!f.gpu_note.empty()) g += ": " + core::printable(f.gpu_note, 100);
+    out.push_back(g);
+    return;
+  }
+  for (const auto& g : f.gpus) {
+    std::string l = fmt::format("gpu {:<4} {:<18}", g.index, core::printable(g.name, 18));
+    l += " SM " + (g.sm_clock_mhz ? core::format_number(*g.sm_clock_mhz) : std::string("-"));
+    if (g.max_sm_clock_mhz) l += " / " + core::format_number(*g.max_sm_clock_mhz);
+    l += " MHz   power " + (g.power_w ? core::format_number(*g.power_w) : std::string("-"));
+    if (g.power_limit_w) l += " / " + core::format_number(*g.power_limit_w);
+    l += " W";
+    if (g.temp_c) l += "   " + core::format_number(*g.temp_c) + " C";
+    if (g.util) l += "   util " + core::format_quantity(*g.util, "fraction");
+    if (g.mem_used_gib && g.mem_total_gib)
+      l += fmt::format("   mem {:.1f}/{:.1f} GiB", *g.mem_used_gib, *g.mem_total_gib);
+    std::string th;
+    for (const auto& n : g.throttle) th += (th.empty() ? "" : ",") + n;
+    l += "   throttle " + (th.empty() ? std::string("none") : paint(th, "33", color));
+    out.push_back(l);
+  }
+}
+
+// Splits text at spaces into pieces of at most `cols` columns; at most `max_lines`, the last cut.
+std::vector<std::string> wrap(const std::string& text, size_t cols, size_t max_lines) {
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (!rest.empty() && lines.size() < max_lines) {
+    if (rest.size() <= cols || lines.size() + 1 == max_lines) {
+      lines.push_back(rest);
+      break;
+    }
+    size_t at = rest.rfind(' ', cols);
+    if (at == std::string::npos || at < cols / 2) at = cols;
+    lines.push_back(rest.substr(0, at));
+    rest = rest.substr(std::min(rest.size(), at + (rest[at] == ' ' ? 1 : 0)));
+  }
+  return lines;
+}
+
+void layers(const Frame& f, int width, bool color, std::vector<std::string>& out) {
+  if (f.layers.empty()) {
+    out.push_back("layers   not judged yet (needs a good scrape)");
+    return;
+  }
+  out.push_back("layers   the diagnosis of the last " + core::format_duration_s(f.quantile_window_s) +
+                (f.layers_age_s > 0.5 ? ", judged " + core::format_duration_s(f.layers_age_s) + " ago" : std::string()));
+  constexpr size_t kIndent = 34;  // "  " + 20 (layer) + " " + 10 (state) + " "
+  size_t cols = width > static_cast<int>(kIndent) + 20 ? static_cast<size_t>(width) - kIndent : 40;
+  for (const auto& l : f.layers) {
+    std::string st = fmt::format("{:<10}", l.state);
+    // Up to two lines each: a finding's title with its key reading rarely fits one.
+    auto parts = wrap(l.text, cols, 2);
+    if (parts.empty()) parts.push_back("");
+    out.push_back(fmt::format("  {:<20} ", layer_name(l.layer)) + paint(st, state_sgr(l.state), color) + " " + parts[0]);
+    for (size_t i = 1; i < parts.size(); ++i) out.push_back(std::string(kIndent, ' ') + parts[i]);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> render_frame(const Frame& f, const RenderOptions& o) {
+  std::vector<std::string> out;
+  header(f, o.color, out);
+  scheduling(f, o.color, out);
+  latency(f, out);
+  slots(f, out);
+  gpus(f, o.color, out);
+  layers(f, std::max(20, o.width), o.color, out);
+  std::string keys = "q quit  p " + std::string(f.paused ? "resume" : "pause") + "  s snapshot";
+  if (!f.message.empty()) keys += "   " + paint(core::printable(f.message, 200), "1", o.color);
+  out.push_back(keys);
+  for (auto& l : out) l = cut(l, std::max(20, o.width));
+  return out;
+}
+
+std::string screen_update(const std::vector<std::string>& prev, const std::vector<std::string>& next) {
+  std::string s;
+  if (prev.empty()) s += "\x1b[H\x1b[2J";
+  for (size_t i = 0; i < next.size(); ++i) {
+    if (i < prev.size() && prev[i] == next[i]) continue;
+    s += fmt::format("\x1b[{};1H", i + 1) + next[i] + "\x1b[K";
+  }
+  // Lines the new frame no longer has.
+  s += fmt::format("\x1b[{};1H\x1b[J", next.size() + 1);
+  return s;
+}
+
+}  // namespace llmtriage::collect

@@ -1,0 +1,315 @@
+// The live view's frame: the rolling window and what it says now (collect/live_view.h).
+#include "collect/live_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "ingest/metrics_quantile.h"
+#include "ingest/metrics_rate.h"
+
+namespace llmtriage::collect {
+namespace {
+
+// One scrape's engine samples folded into one reading: data-parallel engines and models add up
+// (running, waiting, counters, histograms with equal buckets); KV usage is the fullest pool's.
+struct LiveAgg {
+  double t_s = 0;
+  std::optional<double> running, waiting, kv_usage, kv_cap;
+  std::optional<double> prompt, gen, fin, pre, hits, queries, hit_gauge;
+  core::Histogram ttft, itl, queue;
+};
+
+void add_opt(std::optional<double>& into, const std::optional<double>& v) {
+  if (!v || !std::isfinite(*v)) return;
+  into = into.value_or(0) + *v;
+}
+
+void max_opt(std::optional<double>& into, const std::optional<double>& v) {
+  if (v && std::isfinite(*v) && (!into || *v > *into)) into = *v;
+}
+
+void add_hist(core::Histogram& into, const core::Histogram& h) {
+  if (h.empty()) return;
+  if (into.empty()) {
+    into = h;
+    return;
+  }
+  if (into.upper_bounds != h.upper_bounds) return;  // NOTE: unlike buckets are not merged
+  for (size_t i = 0; i < h.cumulative_counts.size(); ++i) into.cumulative_counts[i] += h.cumulative_counts[i];
+  into.sum += h.sum;
+  into.count += h.count;
+}
+
+LiveAgg fold(const ScrapeRecord& sc) {
+  LiveAgg a;
+  a.t_s = sc.t_s;
+  for (const auto& e : sc.engine_samples) {
+    add_opt(a.running, e.running);
+    add_opt(a.waiting, e.waiting);
+    max_opt(a.kv_usage, e.kv_usage);
+    add_opt(a.kv_cap, e.kv_cache_capacity_tokens);
+    add_opt(a.prompt, e.prompt_tokens_total);
+    add_opt(a.gen, e.generation_tokens_total);
+    add_opt(a.fin, e.requests_finished_total);
+    add_opt(a.pre, e.preemptions_total);
+    add_opt(a.hits, e.prefix_cache_hits_total);
+    add_opt(a.queries, e.prefix_cache_queries_total);
+    max_opt(a.hit_gauge, e.prefix_cache_hit_rate);
+    add_hist(a.ttft, e.ttft_s);
+    add_hist(a.itl, e.itl_s);
+    add_hist(a.queue, e.queue_s);
+  }
+  return a;
+}
+
+std::optional<double> live_finite(double v) {
+  if (std::isfinite(v)) return v;
+  return std::nullopt;
+}
+
+Quantiles quantiles_of(const char* name, const core::Histogram& first, const core::Histogram& last, bool single) {
+  Quantiles q;
+  q.name = name;
+  if (last.empty()) return q;
+  bool reset = false;
+  core::Histogram d = single ? last : ingest::histogram_delta(last, first, &reset);
+  q.since_start = single || reset;
+  q.count = d.count;
+  if (d.count <= 0) return q;
+  q.p50_s = live_finite(ingest::histogram_quantile(0.50, d).value);
+  q.p95_s = live_finite(ingest::histogram_quantile(0.95, d).value);
+  q.p99_s = live_finite(ingest::histogram_quantile(0.99, d).value);
+  return q;
+}
+
+std::optional<double> rate_of(const std::vector<LiveAgg>& pts, std::optional<double> LiveAgg::*field) {
+  std::vector<ingest::CounterPoint> p;
+  for (const auto& a : pts)
+    if (a.*field) p.push_back({a.t_s, *(a.*field)});
+  return ingest::counter_rate(p);
+}
+
+template <class T>
+void trim_before(std::vector<T>& v, double cutoff) {
+  v.erase(std::remove_if(v.begin(), v.end(), [&](const T& x) { return x.t_s < cutoff; }), v.end());
+}
+
+}  // namespace
+
+LiveWindow::LiveWindow(Snapshot base, double keep_s) : snap_(std::move(base)), keep_s_(keep_s) {
+  snap_.mode = "live";
+  snap_.complete = false;
+}
+
+void LiveWindow::add(LiveScrape s) {
+  last_error_ = s.metrics.ok ? std::string() : s.metrics.error;
+  if (s.engine != core::EngineKind::unknown &&
+      (snap_.engine == core::EngineKind::unknown || snap_.engine_detected_by == "engine args")) {
+    snap_.engine = s.engine;
+    snap_.engine_detected_by = s.engine_detected_by;
+  }
+  if (!s.metrics.ok) snap_.failures.push_back({s.metrics.t_s, "metrics", s.metrics.source, s.metrics.error});
+  const double t = s.metrics.t_s;
+  snap_.scrapes.push_back(std::move(s.metrics));
+  if (s.slots) snap_.slots.push_back(std::move(*s.slots));
+  if (!s.gpu_source.empty()) {
+    snap_.gpu_source = s.gpu_source;
+    snap_.gpu_note = s.gpu_note;
+  }
+  for (auto& g : s.gpus) snap_.gpu_samples.push_back(std::move(g));
+  for (auto& f : s.failures) snap_.failures.push_back(std::move(f));
+  const double cutoff = t - keep_s_;
+  trim_before(snap_.scrapes, cutoff);
+  trim_before(snap_.slots, cutoff);
+  trim_before(snap_.gpu_samples, cutoff);
+  trim_before(snap_.failures, cutoff);
+  snap_.window_s = keep_s_;
+}
+
+Snapshot LiveWindow::recent(double span_s) const {
+  Snapshot s = snap_;
+  if (!s.scrapes.empty()) {
+    const double cutoff = s.scrapes.back().t_s - span_s - 1e-6;
+    trim_before(s.scrapes, cutoff);
+    trim_before(s.slots, cutoff);
+    trim_before(s.gpu_samples, cutoff);
+    trim_before(s.failures, cutoff);
+  }
+  s.window_s = span_s;
+  s.created_unix_s = s.scrapes.empty() ? s.created_unix_s : s.scrapes.back().t_s;
+  compute_window_stats(s);
+  return s;
+}
+
+Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o) {
+  const Snapshot& s = window.snapshot();
+  Frame f;
+  f.endpoint = s.endpoint;
+  f.engine = core::to_string(s.engine);
+  f.engine_version = s.engine_version;
+  if (f.engine_version.empty() && s.server) f.engine_version = s.server->build;
+  if (!s.models.empty()) f.model = s.models.front().id;
+  else if (s.server && !s.server->model_path.empty()) f.model = s.server->model_path;
+  f.rate_window_s = o.rate_window_s;
+  f.quantile_window_s = o.quantile_window_s;
+  f.last_error = window.last_error();
+  f.gpu_source = s.gpu_source;
+  f.gpu_note = s.gpu_note;
+
+  std::vector<LiveAgg> good;
+  for (const auto& sc : s.scrapes) {
+    if (sc.ok) good.push_back(fold(sc));
+    else ++f.scrapes_failed;
+  }
+  f.scrapes_ok = static_cast<int>(good.size());
+  if (s.engine_settings && s.engine_settings->max_num_seqs) {
+    f.concurrency_cap = static_cast<double>(*s.engine_settings->max_num_seqs);
+    f.cap_source = "max-num-seqs";
+  } else if (s.server && s.server->total_slots) {
+    f.concurrency_cap = *s.server->total_slots;
+    f.cap_source = "slots (/props)";
+  }
+  if (!good.empty()) {
+    const LiveAgg& last = good.back();
+    f.t_unix_s = last.t_s;
+    f.age_s = std::max(0.0, now - last.t_s);
+    f.stale = f.age_s > o.stale_after_s || !f.last_error.empty();
+    for (auto it = s.scrapes.rbegin(); it != s.scrapes.rend(); ++it)
+      if (it->ok) {
+        f.fetch_s = it->fetch_s;
+        if (f.model.empty())
+          for (const auto& e : it->engine_samples)
+            if (!e.model_name.empty()) { f.model = e.model_name; break; }
+        break;
+      }
+    f.running = last.running;
+    f.waiting = last.waiting;
+    f.kv_usage = last.kv_usage;
+    f.kv_capacity_tokens = last.kv_cap;
+    if (f.kv_usage && f.kv_capacity_tokens) f.kv_used_tokens = *f.kv_usage * *f.kv_capacity_tokens;
+
+    // Rates: the scrapes of the last rate_window_s, and at least the last two.
+    std::vector<LiveAgg> rp;
+    for (const auto& a : good)
+      if (a.t_s >= last.t_s - o.rate_window_s - 1e-6) rp.push_back(a);
+    if (rp.size() < 2 && good.size() >= 2) rp.assign(good.end() - 2, good.end());
+    if (rp.size() >= 2) f.rate_window_s = rp.back().t_s - rp.front().t_s;
+    f.prompt_tok_s = rate_of(rp, &LiveAgg::prompt);
+    f.generation_tok_s = rate_of(rp, &LiveAgg::gen);
+    f.finished_req_s = rate_of(rp, &LiveAgg::fin);
+    f.preemptions_per_s = rate_of(rp, &LiveAgg::pre);
+    if (rp.size() >= 2 && rp.front().hits && rp.back().hits && rp.front().queries && rp.back().queries) {
+      double dq = *rp.back().queries - *rp.front().queries;
+      double dh = *rp.back().hits - *rp.front().hits;
+      if (dq > 0 && dh >= 0) f.prefix_hit_rate = dh / dq;
+    }
+    if (!f.prefix_hit_rate) f.prefix_hit_rate = last.hit_gauge;
+
+    // Quantiles: the oldest good scrape inside the window against the newest.
+    const LiveAgg* first = &last;
+    for (const auto& a : good)
+      if (a.t_s >= last.t_s - o.quantile_window_s - 1e-6) {
+        first = &a;
+        break;
+      }
+    bool single = first == &last;
+    if (!single) f.quantile_window_s = last.t_s - first->t_s;
+    f.latency.push_back(quantiles_of("TTFT", first->ttft, last.ttft, single));
+    f.latency.push_back(quantiles_of("ITL", first->itl, last.itl, single));
+    f.latency.push_back(quantiles_of("queue", first->queue, last.queue, single));
+  } else {
+    f.stale = true;
+  }
+  if (!s.slots.empty())
+    for (const auto& sl : s.slots.back().slots)
+      f.slots.push_back({sl.id, sl.processing, sl.n_ctx, sl.n_prompt_tokens, sl.n_prompt_tokens_processed,
+                         sl.n_prompt_tokens_cache, sl.n_decoded, sl.n_remain});
+  // The newest reading of each GPU.
+  std::map<int, const core::GpuSample*> newest;
+  for (const auto& g : s.gpu_samples) newest[g.index] = &g;
+  for (const auto& [i, g] : newest)
+    f.gpus.push_back({g->index, g->name, g->sm_clock_mhz, g->max_sm_clock_mhz, g->power_w, g->power_limit_w,
+                      g->temp_c, g->util, g->mem_used_gib, g->mem_total_gib, g->throttle_names});
+  return f;
+}
+
+namespace {
+void put(nlohmann::json& j, const char* k, const std::optional<double>& v) {
+  if (v && std::isfinite(*v)) j[k] = *v;
+}
+void put(nlohmann::json& j, const char* k, const std::optional<int64_t>& v) {
+  if (v) j[k] = *v;
+}
+}  // namespace
+
+nlohmann::json to_json(const Frame& f) {
+  nlohmann::json j;
+  j["format"] = "llmtriage-top-frame";
+  j["version"] = 1;
+  j["endpoint"] = f.endpoint;
+  j["engine"] = f.engine;
+  j["engine_version"] = f.engine_version;
+  j["model"] = f.model;
+  j["t_unix_s"] = f.t_unix_s;
+  j["scrape"] = {{"ok", f.scrapes_ok}, {"failed", f.scrapes_failed}, {"stale", f.stale}, {"age_s", f.age_s},
+                 {"last_error", f.last_error}};
+  put(j["scrape"], "fetch_s", f.fetch_s);
+  nlohmann::json sch = nlohmann::json::object();
+  put(sch, "running", f.running);
+  put(sch, "waiting", f.waiting);
+  put(sch, "concurrency_cap", f.concurrency_cap);
+  if (!f.cap_source.empty()) sch["cap_source"] = f.cap_source;
+  put(sch, "kv_usage", f.kv_usage);
+  put(sch, "kv_capacity_tokens", f.kv_capacity_tokens);
+  put(sch, "kv_used_tokens", f.kv_used_tokens);
+  j["scheduling"] = sch;
+  nlohmann::json r = {{"window_s", f.rate_window_s}};
+  put(r, "prompt_tok_s", f.prompt_tok_s);
+  put(r, "generation_tok_s", f.generation_tok_s);
+  put(r, "finished_req_s", f.finished_req_s);
+  put(r, "preemptions_per_s", f.preemptions_per_s);
+  put(r, "prefix_hit_rate", f.prefix_hit_rate);
+  j["rates"] = r;
+  nlohmann::json lat = {{"window_s", f.quantile_window_s}};
+  for (const auto& q : f.latency) {
+    nlohmann::json x = {{"count", q.count}, {"since_start", q.since_start}};
+    put(x, "p50_s", q.p50_s);
+    put(x, "p95_s", q.p95_s);
+    put(x, "p99_s", q.p99_s);
+    lat[q.name] = x;
+  }
+  j["latency"] = lat;
+  j["slots"] = nlohmann::json::array();
+  for (const auto& s : f.slots) {
+    nlohmann::json x = {{"id", s.id}, {"busy", s.busy}, {"n_ctx", s.n_ctx}};
+    put(x, "prompt_tokens", s.prompt_tokens);
+    put(x, "prompt_processed", s.prompt_processed);
+    put(x, "prompt_cached", s.prompt_cached);
+    put(x, "decoded", s.decoded);
+    put(x, "remaining", s.remaining);
+    j["slots"].push_back(x);
+  }
+  j["gpu"] = {{"source", f.gpu_source}, {"note", f.gpu_note}, {"gpus", nlohmann::json::array()}};
+  for (const auto& g : f.gpus) {
+    nlohmann::json x = {{"index", g.index}, {"name", g.name}, {"throttle", g.throttle}};
+    put(x, "sm_clock_mhz", g.sm_clock_mhz);
+    put(x, "max_sm_clock_mhz", g.max_sm_clock_mhz);
+    put(x, "power_w", g.power_w);
+    put(x, "power_limit_w", g.power_limit_w);
+    put(x, "temp_c", g.temp_c);
+    put(x, "util", g.util);
+    put(x, "mem_used_gib", g.mem_used_gib);
+    put(x, "mem_total_gib", g.mem_total_gib);
+    j["gpu"]["gpus"].push_back(x);
+  }
+  j["layers"] = nlohmann::json::array();
+  for (const auto& l : f.layers) j["layers"].push_back({{"layer", l.layer}, {"state", l.state}, {"text", l.text}});
+  j["layers_age_s"] = f.layers_age_s;
+  j["paused"] = f.paused;
+  if (!f.message.empty()) j["message"] = f.message;
+  return j;
+}
+
+}  // namespace llmtriage::collect
