@@ -55,7 +55,19 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   // Bytes per parameter as the catalog sizes this checkpoint (quantization, scales, embeddings).
   m.weight_bytes_per_param = wb.total_bytes / std::max(1.0, static_cast<double>(a.total_params()));
   const double dt = catalog::dtype_bytes(spec.dtype == "auto" ? a.torch_dtype : spec.dtype);
+  const auto& q = ws.quant;
+  const bool fp8_weights = (q.method.find("fp8") != std::string::npos || q.method == "w8a8" ||
+                            q.method == "compressed-tensors" || q.method == "modelopt") && q.weight_bits == 8;
+  const bool fp4_weights = q.method == "nvfp4" || q.method == "fp4" || q.method == "modelopt-fp4";
   m.kv_bytes_per_elem = spec.kv_cache_dtype.rfind("fp8", 0) == 0 ? 1.0 : (dt > 0 ? dt : 2.0);
+  // TensorRT-LLM takes the KV dtype from the checkpoint (kv_cache_quant_algo in
+  // hf_quant_config.json; trtllm-bench's tensorrt_llm/bench/build/tuning.py sizes the pool with
+  // it), and the engine's FP8/NVFP4 recipe writes FP8 KV (examples/quantization/README.md:
+  // `quantize.py --qformat fp8 --kv_cache_dtype fp8`). So "auto" on an FP8/FP4 checkpoint is FP8
+  // KV for trtllm; a checkpoint quantized without it (kv_cache_quant_algo null) needs
+  // kv_cache_dtype "bfloat16". vLLM and SGLang keep "auto" = the model dtype.
+  if (spec.engine == core::EngineKind::trtllm && spec.kv_cache_dtype == "auto" && (fp8_weights || fp4_weights))
+    m.kv_bytes_per_elem = 1.0;
 
   HardwareShape& h = d.hardware;
   h.name = g.name;
@@ -63,12 +75,10 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   h.hbm_bw = g.hbm_bandwidth_gbps * 1e9;
   h.peak_attn_flops = *g.dense_tflops("bf16") * 1e12;
   h.peak_flops = h.peak_attn_flops;
-  const auto& q = ws.quant;
   // W8A8 fp8 runs GEMMs on fp8 tensor cores; 4-bit float formats on Blackwell fp4 cores; weight-only
   // int4 (gptq/awq) dequantizes to bf16.
-  if ((q.method.find("fp8") != std::string::npos || q.method == "w8a8" || q.method == "compressed-tensors" || q.method == "modelopt") && q.weight_bits == 8 && g.fp8_tflops)
-    h.peak_flops = *g.fp8_tflops * 1e12;
-  if ((q.method == "nvfp4" || q.method == "fp4" || q.method == "modelopt-fp4") && g.fp4_tflops) h.peak_flops = *g.fp4_tflops * 1e12;
+  if (fp8_weights && g.fp8_tflops) h.peak_flops = *g.fp8_tflops * 1e12;
+  if (fp4_weights && g.fp4_tflops) h.peak_flops = *g.fp4_tflops * 1e12;
   h.nvlink = g.interconnect_gbps.has_value();
 
   d.max_model_len = spec.max_model_len.value_or(a.max_position_embeddings > 0 ? a.max_position_embeddings : 8192);
@@ -106,7 +116,14 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   } else {
     const double big = a.total_params() > 30e9 ? 1.0 : 0.0;
     const double overhead_gib = 0.5 + (tp > 1 ? 1.75 : 0.0) + (big ? 3.0 : 1.3) + (tp > 1 ? 1.5 : 0.5);
-    const double kv_gib = spec.gpu_memory_utilization * g.memory_gib - d.weights_gib_per_gpu - overhead_gib;
+    // TensorRT-LLM sizes its pool as KvCacheConfig.free_gpu_memory_fraction (default 0.9; docs
+    // "How To Change KV Cache Behavior", docs/source/1.0/examples/kvcacheconfig.md: "allocate 90%
+    // of free GPU memory for KV cache") x the memory still free once weights, activations and
+    // the runtime are in place -- a fraction of what is left, not of the whole GPU as vLLM's
+    // gpu_memory_utilization. For trtllm, gpu_memory_utilization is that fraction.
+    const double kv_gib = spec.engine == core::EngineKind::trtllm
+                              ? spec.gpu_memory_utilization * (g.memory_gib - d.weights_gib_per_gpu - overhead_gib)
+                              : spec.gpu_memory_utilization * g.memory_gib - d.weights_gib_per_gpu - overhead_gib;
     d.kv_cache_tokens = kv_gib > 0 ? static_cast<int64_t>(kv_gib * 1073741824.0 / kv_per_token_gpu) : 0;
     d.kv_pool_source = "estimate (the ledger has no " + std::string(core::to_string(spec.engine)) + " model)";
   }

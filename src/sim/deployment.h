@@ -6,9 +6,11 @@
 // one source of truth -- including its startup verdict (the engine does not start: OOM while
 // loading, no KV memory, max-model-len larger than the pool). Overrides: kv_cache_tokens.
 // TensorRT-LLM has no ledger model; for it the pool is estimated here as
-//   kv_bytes = gpu_memory_utilization * memory_gib - weights_per_gpu - non_torch - activation - cuda_graphs
-// with the overheads.md section 2/3 defaults (non_torch 0.5 GiB + 1.75 GiB when TP > 1,
-// activation peak 1.3 GiB at 8B scale / 3 GiB at 70B, CUDA graphs 0.5 GiB TP1 / 1.5 GiB TP>1).
+//   kv_bytes = free_gpu_memory_fraction * (memory_gib - weights_per_gpu - non_torch - activation - cuda_graphs)
+// (KvCacheConfig: a fraction of the memory still free, default 0.9; gpu_memory_utilization carries
+// it for trtllm) with the overheads.md section 2/3 defaults (non_torch 0.5 GiB + 1.75 GiB when
+// TP > 1, activation peak 1.3 GiB at 8B scale / 3 GiB at 70B, CUDA graphs 0.5 GiB TP1 / 1.5 GiB
+// TP>1), and FP8 KV for an FP8/FP4 checkpoint under kv_cache_dtype "auto" (deployment.cpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,8 +26,9 @@ struct DeploymentSpec {
   int tp = 1;
   std::string dtype = "auto";               // compute dtype of unquantized weights
   std::string quantization;                 // "" = the checkpoint's; "fp8", "awq", ...
-  std::string kv_cache_dtype = "auto";      // "auto" = dtype; "fp8*" = 1 byte
-  double gpu_memory_utilization = 0.9;
+  std::string kv_cache_dtype = "auto";      // "auto" = dtype (trtllm: fp8 for FP8/FP4 checkpoints); "fp8*" = 1 byte
+                                            // any other name (bfloat16, float16) = the model dtype
+  double gpu_memory_utilization = 0.9;      // trtllm: free_gpu_memory_fraction (of what the weights leave)
   std::optional<int64_t> max_model_len;     // default: the model's max_position_embeddings
   std::optional<int64_t> kv_cache_tokens;   // explicit KV pool per replica, tokens
   core::EngineKind engine = core::EngineKind::vllm;  // whose memory accounting applies
