@@ -247,6 +247,8 @@ core::Result<EngineDrillResult> run_engine_drill(const EngineScenario& s, const 
   if (res.baseline) in.baseline = res.baseline->evidence;
   in.what_if = false;  // the simulator models GPU engines, not this server: remedies are sized by data and the ledger
   in.model_as_given = o.model;
+  if (!s.slo.empty())
+    if (auto st = diagnose::parse_slo(in.slo, s.slo); !st.ok()) return st.error();
   // What an operator reads off the host and the launch line (nproc, -t): the CPU server's context.
   const double cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
   in.observations.now["host_cpu_cores"] = cores;

@@ -45,8 +45,8 @@ nlohmann::json run_json(const EngineRun& r) {
 std::string engine_drill_text(const EngineDrillResult& r) {
   const auto& s = r.scenario;
   std::string o = fmt::format("== llmtriage drill on a real engine: {} ==\n{}\n", s.name, s.about);
-  o += fmt::format("Planted: {} in {} (the knob: {})\n", s.planted_finding.empty() ? "a cause" : s.planted_finding,
-                   s.planted_layer, s.planted_knob);
+  o += fmt::format("Planted: {} in {} (the knob: {}); objective: {}\n", s.planted_finding.empty() ? "a cause" : s.planted_finding,
+                   s.planted_layer, s.planted_knob, s.slo.empty() ? "the diagnosis' default SLO" : s.slo);
   if (r.baseline) o += fmt::format("\n[baseline] {}\n  {}\n  {}\n", knobs_line(r.baseline->knobs), command_line(r.baseline->argv), run_line(*r.baseline));
   o += fmt::format("\n[A] {}\n  {}\n  {}\n\n", knobs_line(r.a.knobs), command_line(r.a.argv), run_line(r.a));
   o += report::render_text(r.report);
@@ -68,6 +68,7 @@ nlohmann::json engine_drill_json(const EngineDrillResult& r) {
   const auto& s = r.scenario;
   nlohmann::json j = {{"scenario", s.name}, {"about", s.about},
                       {"planted", {{"layer", s.planted_layer}, {"finding", s.planted_finding}, {"knob", s.planted_knob}}},
+                      {"slo", s.slo},
                       {"run_a", run_json(r.a)}, {"diagnosis", report::to_json(r.report)}, {"named", r.named},
                       {"remedies_skipped", r.skipped}};
   if (!r.named) j["named_why"] = r.named_why;

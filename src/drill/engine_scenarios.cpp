@@ -55,6 +55,7 @@ core::Result<std::vector<EngineScenario>> parse_engine_scenarios(const std::stri
     e.load.concurrency = l.value("concurrency", e.load.concurrency);
     if (e.load.num_requests <= 0 || e.load.concurrency <= 0 || e.load.input_len <= 0 || e.load.output_len <= 0)
       return bad(at + ".load", "positive lengths, request count and concurrency", l.dump());
+    e.slo = s.value("slo", "");
     const json p = s.value("planted", json::object());
     e.planted_layer = p.value("layer", "");
     e.planted_finding = p.value("finding", "");

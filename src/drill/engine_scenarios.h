@@ -21,6 +21,7 @@ struct EngineScenario {
   Knobs knobs;
   std::optional<Knobs> baseline_knobs;  // a healthy run first (overrides of knobs), the diagnosis' baseline
   EngineLoad load;
+  std::string slo;              // the objective (diagnose --slo grammar), "" = the diagnosis' defaults
   std::string planted_layer;    // "scheduling_capacity", "operator_hardware", ...
   std::string planted_finding;  // the finding id that names it
   std::string planted_knob;     // the knob its remedy changes
