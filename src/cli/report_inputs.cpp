@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 report::TimelineData timeline_of(const collect::Snapshot& s, const std::string& path) {
   const core::Evidence ev = collect::snapshot_to_evidence(s, path);
-  report::TimelineData t{path, ev.engine_samples, ev.gpu_samples, {}};
+  report::TimelineData t{path, ev.engine_samples, ev.gpu_samples, {}, {}};
   for (const auto& sl : s.slots)
     t.slots.push_back({sl.t_s, sl.busy(), static_cast<int>(sl.slots.size())});
   return t;
@@ -47,6 +47,7 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
   h.generated_by = "llmtriage " + version_string();
   std::optional<core::Slo> bench_slo;
   std::optional<report::TimelineData> bench_timeline;
+  std::vector<report::TimelineData::RequestTtft> now_requests;  // the last bench folder's, on the unix clock
   for (const auto& in : inputs) {
     h.sources.push_back(in);
     std::string dir = in;
@@ -60,11 +61,18 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
       for (const auto& n : side.ev.inputs)
         if (!n.ok && n.kind != "bench metrics") return core::make_error(core::ErrorKind::input, n.source, "a readable " + n.kind, n.note);
       h.runs.push_back({folder_name(dir), false, dir, side.ev.requests});
+      // Records are relative to the run's start (summary.json run.start_unix_s), the scrapes unix.
+      now_requests.clear();
+      const double start = (*summary).contains("run") ? (*summary)["run"].value("start_unix_s", 0.0) : 0.0;
+      if (start > 0)
+        for (const auto& r : side.ev.requests)
+          if (r.status == core::RequestStatus::ok && r.ttft_s)
+            now_requests.push_back({start + r.send_s.value_or(r.arrival_s), *r.ttft_s});
       const std::string s = (*summary).contains("goodput") ? (*summary)["goodput"].value("slo", "") : "";
       if (!s.empty())
         if (auto parsed = core::parse_slo(s, dir + "/summary.json goodput.slo")) bench_slo = *parsed;
       if (!side.ev.engine_samples.empty())
-        bench_timeline = report::TimelineData{dir + "/metrics.jsonl", side.ev.engine_samples, side.ev.gpu_samples, {}};
+        bench_timeline = report::TimelineData{dir + "/metrics.jsonl", side.ev.engine_samples, side.ev.gpu_samples, {}, {}};
       continue;
     }
     auto text = core::read_file(in);
@@ -94,6 +102,7 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
     else h.notes.push_back("the diagnosis' snapshot " + p + " could not be read: " + s.error().message());
   }
   if (!h.timeline && bench_timeline) h.timeline = std::move(bench_timeline);
+  if (h.timeline) h.timeline->requests = std::move(now_requests);  // drawn where the clocks overlap
   h.slo = slo ? *slo : bench_slo.value_or(core::Slo{});
   h.title = h.diagnosis ? "llmtriage diagnosis" : !h.runs.empty() ? "llmtriage bench report" : "llmtriage timeline";
   return h;
@@ -105,7 +114,7 @@ report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const 
   h.generated_by = "llmtriage " + version_string();
   for (const auto& n : in.now.inputs) h.sources.push_back(n.source);
   h.diagnosis = r;
-  report::TimelineData t{"the diagnosis' evidence", in.now.engine_samples, in.now.gpu_samples, {}};
+  report::TimelineData t{"the diagnosis' evidence", in.now.engine_samples, in.now.gpu_samples, {}, {}};
   if (in.snapshot_path) {
     t.source = *in.snapshot_path;
     if (auto s = collect::read_snapshot(*in.snapshot_path))

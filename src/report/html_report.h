@@ -33,6 +33,13 @@ struct TimelineData {
   std::vector<core::EngineSample> engine;  // time-ordered
   std::vector<core::GpuSample> gpu;        // time-ordered
   std::vector<SlotsReading> slots;         // time-ordered
+  // Requests as the client saw them, on the same clock: when each was sent (unix s) and its TTFT.
+  // Drawn as dots on the TTFT lane within the readings' time range.
+  struct RequestTtft {
+    double sent_unix_s = 0;
+    double ttft_s = 0;
+  };
+  std::vector<RequestTtft> requests;
 };
 
 // One set of request records (a bench run, --records): the latency CDFs draw each run.

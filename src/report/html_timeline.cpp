@@ -92,6 +92,7 @@ std::vector<Agg> aggregate(std::vector<core::EngineSample> samples) {
 struct Built {
   std::vector<Series> series;
   std::vector<std::pair<double, double>> preemptions;  // (t, count)
+  std::vector<Point> requests;                         // (t since t0, TTFT s), sorted by t, inside [0, t1]
   double t0 = 0, t1 = 0;
 };
 
@@ -172,6 +173,11 @@ Built build(const TimelineData& tl) {
     }
   }
   std::erase_if(b.series, [](const Series& s) { return s.t.empty(); });
+  for (const auto& r : tl.requests) {
+    const double t = r.sent_unix_s - t0;
+    if (t >= 0 && t <= b.t1 && std::isfinite(r.ttft_s)) b.requests.push_back({t, r.ttft_s});
+  }
+  std::sort(b.requests.begin(), b.requests.end(), [](const Point& a, const Point& c) { return a.x < c.x; });
   return b;
 }
 
@@ -186,6 +192,7 @@ std::string utc(double unix_s) {
   return buf;
 }
 
+constexpr size_t kMaxDots = 1500;
 constexpr double kWidth = 1100, kLeft = 72, kRight = 24, kLaneTop = 8, kLaneHeight = 96, kAxisBelow = 30;
 
 // `slo`: a horizontal line on the latency lane, drawn when the data reaches a quarter of it (else
@@ -198,6 +205,9 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
   double ymax = lane.unit_interval ? 1.0 : 0.0;
   for (const auto* s : ss)
     for (double v : s->v) ymax = std::max(ymax, v);
+  const bool dots = lane.id == "latency" && !b.requests.empty();
+  if (dots)
+    for (const auto& r : b.requests) ymax = std::max(ymax, r.y);
   if (lane.id != "latency") slo.reset();
   const bool slo_drawn = slo && ymax >= *slo / 4;
   if (slo_drawn) ymax = std::max(ymax, *slo);
@@ -214,6 +224,30 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
   } else {
     svg.line(f.left, f.bottom(), f.right(), f.bottom(), "axis");
     for (double t : xt) svg.line(sx(t), f.top, sx(t), f.bottom(), "grid");
+  }
+  // Each request's TTFT at the time it was sent, under the lines: a dot each up to kMaxDots, else
+  // one stroke per pixel column from the lowest to the highest (the envelope, not every request).
+  if (dots) {
+    svg.open_group("requests", "data-series=\"request_ttft\"");
+    std::vector<Point> pts;
+    for (const auto& r : b.requests) pts.push_back({sx(r.x), sy(std::min(r.y, yr.hi))});
+    if (pts.size() <= kMaxDots) {
+      for (size_t i = 0; i < pts.size(); ++i)
+        svg.circle(pts[i].x, pts[i].y, 1.6, "req-dot", {},
+                   fmt::format("request sent at {}: TTFT {}", format_value(b.requests[i].x, "s"), format_value(b.requests[i].y, "s")));
+    } else {
+      const auto keep = decimate_minmax_indices(pts);
+      for (size_t k = 0; k < keep.size();) {
+        double lo = pts[keep[k]].y, hi = lo;
+        const double col = std::floor(pts[keep[k]].x);
+        size_t j = k;
+        for (; j < keep.size() && std::floor(pts[keep[j]].x) == col; ++j)
+          lo = std::min(lo, pts[keep[j]].y), hi = std::max(hi, pts[keep[j]].y);
+        svg.line(col + 0.5, hi - 0.8, col + 0.5, lo + 0.8, "req-range");
+        k = j;
+      }
+    }
+    svg.close_group();
   }
   // Limits (dashed) first, so the readings are drawn over them.
   std::vector<const Series*> order = ss;
@@ -243,6 +277,7 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
     }
   std::string legend;
   for (const auto* s : ss) legend += legend_item(s->id, s->cls, s->label);
+  if (dots) legend += legend_item("request_ttft", "req", fmt::format("each request's TTFT ({} sent)", b.requests.size()));
   if (lane.id == "kv" && !b.preemptions.empty()) legend += "<span class=\"legend-note\">▮ preemptions</span>";
   if (slo && !slo_drawn) legend += "<span class=\"legend-note\">SLO " + format_value(*slo, "s") + ": far above these readings</span>";
   else if (slo) legend += "<span class=\"legend-note\">- - SLO " + format_value(*slo, "s") + "</span>";
@@ -264,7 +299,7 @@ ChartOut timeline_chart(const TimelineData& tl, std::optional<double> ttft_slo_s
     std::vector<const Series*> ss;
     for (const auto& s : b.series)
       if (s.lane == lane.id) ss.push_back(&s);
-    if (!ss.empty()) {
+    if (!ss.empty() || (lane.id == "latency" && !b.requests.empty())) {
       drawn.emplace_back(&lane, std::move(ss));
     } else if (lane.id == "latency") {
       notes.push_back("timeline: no TTFT lane (the readings carry no TTFT histogram, or fewer than two scrapes of it)");
@@ -292,7 +327,8 @@ ChartOut timeline_chart(const TimelineData& tl, std::optional<double> ttft_slo_s
     series.push_back({{"id", s.id}, {"label", s.label}, {"lane", s.lane}, {"unit", s.unit}, {"t_s", s.t}, {"v", s.v}});
   nlohmann::json pre = nlohmann::json::array();
   for (const auto& [t, n] : b.preemptions) pre.push_back({{"t_s", t}, {"count", n}});
-  out.data = {{"source", tl.source}, {"t0_unix_s", b.t0}, {"t1_s", b.t1}, {"series", series}, {"preemptions", pre}};
+  out.data = {{"source", tl.source}, {"t0_unix_s", b.t0}, {"t1_s", b.t1}, {"series", series}, {"preemptions", pre},
+              {"requests_drawn", b.requests.size()}};
   return out;
 }
 

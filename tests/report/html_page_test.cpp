@@ -230,6 +230,24 @@ TEST(HtmlPage, LayerStripSaysSuspectedWhenOnlySuspectedFindingsSitInALayer) {
   EXPECT_NE(html.find("<span class=\"layer-state\">not judged</span>"), std::string::npos);
 }
 
+TEST(HtmlPage, RequestsAreDotsOnTheTtftLaneWhereTheClocksOverlap) {
+  HtmlReport h = full();
+  const double t0 = h.timeline->engine.front().t_s;
+  h.timeline->requests = {{t0 + 1, 0.2}, {t0 + 30, 1.5}, {t0 - 5, 0.1}, {t0 + 999, 0.1}};  // two outside
+  std::string html = render_html(h);
+  EXPECT_EQ(embedded(html)["timeline"]["requests_drawn"], 2);
+  EXPECT_EQ(count(html, "class=\"req-dot\""), 2u);
+  EXPECT_NE(html.find("request sent at 30 s: TTFT 1.5"), std::string::npos) << html.substr(html.find("request sent at"), 120);
+  // Many requests: one stroke per pixel column instead of a dot each.
+  h.timeline->requests.clear();
+  for (int i = 0; i < 20000; ++i) h.timeline->requests.push_back({t0 + i * 45.0 / 20000, 0.05 + (i % 100) * 0.01});
+  html = render_html(h);
+  EXPECT_EQ(count(html, "class=\"req-dot\""), 0u);
+  const size_t strokes = count(html, "class=\"req-range\"");
+  EXPECT_GT(strokes, 500u);
+  EXPECT_LE(strokes, 1100u);  // at most one per pixel column of the lane
+}
+
 TEST(HtmlPage, InputTextCannotBreakOutOfTheDataScript) {
   HtmlReport h = full();
   h.diagnosis->findings[0].title = "</script><script>alert(1)</script><!--";
