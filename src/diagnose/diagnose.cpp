@@ -9,6 +9,7 @@
 
 #include "diagnose/analyzers.h"
 #include "diagnose/indicators.h"
+#include "diagnose/plan.h"
 #include "diagnose/rule_util.h"
 #include "diagnose/suspects.h"
 #include "ingest/log_signatures.h"
@@ -356,6 +357,14 @@ Report diagnose(const DiagnoseInput& in) {
 
   // A change predicted to do nothing (within its uncertainty) or harm is not offered as a fix.
   for (auto& f : rep.findings) order_remedies(f.remedies);
+  // The shortest plan the simulator predicts to meet the objective (plan.h); it also re-sizes the
+  // replica remedies by search. Before localization: it reads the remedies' own variable names.
+  try {
+    rep.plan = plan_remedies(in, ind, rep);
+  } catch (const std::exception& e) {
+    rep.plan = RemedyPlan{};
+    rep.plan.why_not = fmt::format("internal error in the plan search: {}", e.what());
+  }
   const bool severe = std::any_of(rep.findings.begin(), rep.findings.end(),
                                   [](const Finding& f) { return f.severity != Severity::info; });
   if (in.live && severe) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "diagnose/plan.h"
+
 namespace llmtriage::diagnose {
 
 // The method's layers, top-down (docs/rules.md). JSON names: load, scheduling_capacity,
@@ -128,6 +130,7 @@ struct Report {
   std::vector<std::string> missing;       // "no GPU telemetry: operator/hardware layer not judged"
   std::string definitions = "docs/metrics.md";  // which TTFT/TPOT/ITL definitions the numbers use
   std::optional<std::string> snapshot_path;     // live input: where the snapshot was kept
+  RemedyPlan plan;                              // the searched remedy plan (plan.h); computed = false without one
   // Exit code: 1 when a finding at warning or above exists, or when symptoms were detected from
   // the evidence and no cause was located; else 0.
   int exit_code() const;

@@ -97,6 +97,13 @@ core::Result<Prediction> predict(sim::Scenario s) {
   p.rejected = m.rejected;
   p.kv_cache_tokens = static_cast<int64_t>(m.kv_cache_tokens);
   p.livelock = run->livelock;
+  p.duration_s = m.duration_s;
+  for (const auto& r : run->records) {
+    if (r.status != core::RequestStatus::ok || !r.ttft_s) continue;
+    const int64_t out = r.output_tokens.value_or(0);
+    const double tpot = out > 1 && r.e2e_s ? (*r.e2e_s - *r.ttft_s) / static_cast<double>(out - 1) : 0.0;
+    p.ttft_tpot_s.emplace_back(*r.ttft_s, tpot);
+  }
   return p;
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -36,6 +37,8 @@ struct Prediction {
   uint64_t preemptions = 0, completed = 0, rejected = 0;
   int64_t kv_cache_tokens = 0;
   bool livelock = false;
+  double duration_s = 0;                           // first arrival -> last completion
+  std::vector<std::pair<double, double>> ttft_tpot_s;  // per completed request, for goodput against an objective
 };
 
 struct WhatIfSetup {

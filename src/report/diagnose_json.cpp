@@ -63,6 +63,46 @@ json finding_json(const diagnose::Finding& f) {
           {"evidence_against", evidence_list(f.against)}};
 }
 
+json plan_state_json(const diagnose::PlanState& s) {
+  return {{"ttft_p50_s", s.ttft_p50_s},
+          {"ttft_p99_s", s.ttft_p99_s},
+          {"tpot_p99_s", s.tpot_p99_s},
+          {"output_tokens_per_s", s.output_tokens_per_s},
+          {"goodput_rps", num(s.goodput_rps)},
+          {"gpus", s.gpus}};
+}
+
+// null when no plan was attempted (no finding); an object with `computed` false and `why_not` when
+// none could be searched.
+json plan_json(const diagnose::RemedyPlan& p) {
+  if (!p.computed && p.why_not.empty()) return nullptr;
+  json steps = json::array();
+  for (const auto& s : p.steps)
+    steps.push_back({{"change", s.change},
+                     {"from", s.from},
+                     {"to", s.to},
+                     {"sizing", s.sizing},
+                     {"predicted", plan_state_json(s.after)},
+                     {"uncertainty", {{"ttft", s.ttft_uncertainty}, {"tpot", s.tpot_uncertainty}, {"throughput", s.throughput_uncertainty}}},
+                     {"met", s.met}});
+  json j = {{"computed", p.computed}, {"why_not", p.why_not}, {"finding", p.finding_id}};
+  if (p.computed) {
+    j["objective"] = {{"ttft_p99_s", p.objective.ttft_p99_s}, {"tpot_p99_s", p.objective.tpot_p99_s},
+                      {"basis", p.objective.basis}, {"text", p.objective.text}};
+    j["before"] = plan_state_json(p.before);
+  } else {
+    j["objective"] = nullptr;
+    j["before"] = nullptr;
+  }
+  j["steps"] = steps;
+  j["met"] = p.met;
+  j["met_at_step"] = p.met_at_step ? json(*p.met_at_step) : json(nullptr);
+  j["shortfall"] = p.shortfall;
+  j["notes"] = p.notes;
+  j["simulations"] = p.simulations;
+  return j;
+}
+
 // Reading back: strict on the shape, lenient on absent optional fields.
 std::optional<double> opt_num(const json& j, const char* key) {
   auto it = j.find(key);
@@ -112,6 +152,55 @@ std::vector<diagnose::EvidenceItem> evidence_from(const json& a) {
   return out;
 }
 
+diagnose::PlanState plan_state_from(const json& j) {
+  diagnose::PlanState s;
+  if (!j.is_object()) return s;
+  s.ttft_p50_s = opt_num(j, "ttft_p50_s").value_or(0);
+  s.ttft_p99_s = opt_num(j, "ttft_p99_s").value_or(0);
+  s.tpot_p99_s = opt_num(j, "tpot_p99_s").value_or(0);
+  s.output_tokens_per_s = opt_num(j, "output_tokens_per_s").value_or(0);
+  s.goodput_rps = opt_num(j, "goodput_rps");
+  s.gpus = static_cast<int>(opt_num(j, "gpus").value_or(0));
+  return s;
+}
+
+diagnose::RemedyPlan plan_from(const json& j) {
+  diagnose::RemedyPlan p;
+  if (!j.is_object()) return p;
+  p.computed = boolean(j, "computed", false);
+  p.why_not = str(j, "why_not");
+  p.finding_id = str(j, "finding");
+  if (auto o = j.find("objective"); o != j.end() && o->is_object()) {
+    p.objective.ttft_p99_s = opt_num(*o, "ttft_p99_s").value_or(0);
+    p.objective.tpot_p99_s = opt_num(*o, "tpot_p99_s").value_or(0);
+    p.objective.basis = str(*o, "basis");
+    p.objective.text = str(*o, "text");
+  }
+  if (auto b = j.find("before"); b != j.end()) p.before = plan_state_from(*b);
+  for (const auto& sj : array(j, "steps")) {
+    if (!sj.is_object()) continue;
+    diagnose::PlanStep s;
+    s.change = str(sj, "change");
+    s.from = str(sj, "from");
+    s.to = str(sj, "to");
+    s.sizing = str(sj, "sizing");
+    if (auto a = sj.find("predicted"); a != sj.end()) s.after = plan_state_from(*a);
+    if (auto u = sj.find("uncertainty"); u != sj.end() && u->is_object()) {
+      s.ttft_uncertainty = opt_num(*u, "ttft").value_or(0);
+      s.tpot_uncertainty = opt_num(*u, "tpot").value_or(0);
+      s.throughput_uncertainty = opt_num(*u, "throughput").value_or(0);
+    }
+    s.met = boolean(sj, "met", false);
+    p.steps.push_back(std::move(s));
+  }
+  p.met = boolean(j, "met", false);
+  if (auto m = opt_num(j, "met_at_step"); m && *m >= 0) p.met_at_step = static_cast<size_t>(*m);
+  p.shortfall = str(j, "shortfall");
+  p.notes = str(j, "notes");
+  p.simulations = static_cast<int>(opt_num(j, "simulations").value_or(0));
+  return p;
+}
+
 core::Error bad(const std::string& where, const std::string& expected, const std::string& found) {
   return core::make_error(core::ErrorKind::input, where, expected, found);
 }
@@ -157,6 +246,7 @@ json to_json(const diagnose::Report& r) {
   j["missing"] = r.missing;
   j["definitions"] = r.definitions;
   j["snapshot_path"] = r.snapshot_path ? json(*r.snapshot_path) : json(nullptr);
+  j["plan"] = plan_json(r.plan);
   return j;
 }
 
@@ -250,6 +340,7 @@ core::Result<diagnose::Report> report_from_json(const json& j, const std::string
     if (m.is_string()) r.missing.push_back(m.get<std::string>());
   if (auto d = str(j, "definitions"); !d.empty()) r.definitions = d;
   if (auto sp = str(j, "snapshot_path"); !sp.empty()) r.snapshot_path = sp;
+  if (auto pl = j.find("plan"); pl != j.end()) r.plan = plan_from(*pl);
   return r;
 }
 

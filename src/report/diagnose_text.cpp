@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/text_escape.h"
+#include "core/units.h"
 #include "report/diagnose_format.h"
 
 namespace llmtriage::report {
@@ -146,6 +147,40 @@ void other_finding(std::string& o, size_t n, const Finding& f, const TextOptions
   }
 }
 
+// The searched remedy plan (diagnose/plan.h): the predicted state before and after each step.
+std::string plan_state(const diagnose::PlanState& s) {
+  std::string t = fmt::format("P99 TTFT {}, P50 TTFT {}, P99 TPOT {}, {} tok/s", core::format_duration_s(s.ttft_p99_s),
+                              core::format_duration_s(s.ttft_p50_s), core::format_duration_s(s.tpot_p99_s),
+                              core::format_number(s.output_tokens_per_s));
+  if (s.goodput_rps) t += ", goodput " + core::format_number(*s.goodput_rps) + " req/s";
+  return t + fmt::format(", {} GPU{}", s.gpus, s.gpus == 1 ? "" : "s");
+}
+
+void plan_section(std::string& o, const diagnose::RemedyPlan& p, const TextOptions& opt, const Style& st) {
+  if (!p.computed) {
+    if (!p.why_not.empty()) o += "\n" + wrap("Plan: none: " + p.why_not, opt.width, "  ");
+    return;
+  }
+  o += "\n  " + st.bold("Plan (simulator what-if, cumulative; each step changes one variable)") + "\n";
+  o += wrap("objective: " + p.objective.text, opt.width, "      ", "    ");
+  o += wrap("now (simulated): " + plan_state(p.before), opt.width, "      ", "    ");
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const auto& s = p.steps[i];
+    o += wrap(fmt::format("{}. {} {} -> {}: {} (+-{:.0f}% TTFT, +-{:.0f}% TPOT/throughput){}", i + 1, s.change, s.from, s.to,
+                          plan_state(s.after), s.ttft_uncertainty * 100, s.tpot_uncertainty * 100,
+                          s.met ? ": objective met" : ""),
+              opt.width, "       ", "    ");
+    if (!s.sizing.empty()) o += wrap("sized: " + s.sizing, opt.width, "       ");
+  }
+  std::string end;
+  if (p.met_at_step && *p.met_at_step == 0) end = "The objective is met before any change (as simulated).";
+  else if (p.met) end = fmt::format("The objective is met at step {} (predicted).", *p.met_at_step);
+  else end = "The plan does not reach the objective: " + (p.shortfall.empty() ? std::string("no step helps") : p.shortfall) + ".";
+  if (!p.notes.empty()) end += " Note: " + p.notes + ".";
+  end += fmt::format(" ({} simulations)", p.simulations);
+  o += wrap(end, opt.width, "    ");
+}
+
 std::string heading(const std::string& title, const TextOptions& opt, const Style& st) {
   if (!opt.headings) return title + "\n";
   std::string rule;
@@ -193,6 +228,8 @@ std::string render_text(const Report& r, const TextOptions& opt) {
   } else {
     top_finding(o, r.findings.front(), opt, st, "VERDICT");
   }
+
+  if (!r.findings.empty()) plan_section(o, r.plan, opt, st);
 
   // The other findings: flat, or under layer headings.
   if (r.findings.size() > 1) {

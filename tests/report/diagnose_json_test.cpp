@@ -38,7 +38,7 @@ TEST(DiagnoseJson, TopLevelShape) {
   json j = report::to_json(report_test::saturated_report());
   EXPECT_EQ(keys(j), (std::set<std::string>{"format", "version", "exit_code", "symptoms", "symptoms_detected",
                                             "findings", "layers", "cleared", "not_judged", "inputs", "missing",
-                                            "definitions", "snapshot_path"}));
+                                            "definitions", "snapshot_path", "plan"}));
   EXPECT_EQ(j["format"], "llmtriage-diagnosis");
   EXPECT_EQ(j["version"], 1);
   EXPECT_EQ(j["exit_code"], 1);  // a warning finding
