@@ -2,6 +2,8 @@
 // same analyzers and thresholds as `llmtriage diagnose`, over the last window's samples.
 #include "cli/top_layers.h"
 
+#include <algorithm>
+
 #include "core/units.h"
 #include "diagnose/diagnose.h"
 
@@ -58,7 +60,7 @@ std::vector<collect::LayerLine> judge_layers(const collect::Snapshot& recent) {
       l.state = "not judged";
       l.text = v ? v->why : "no evidence for this layer";
       // What is missing, without diagnose's list of flags to give it (top has only --dcgm).
-      if (size_t c = l.text.find(": "); c != std::string::npos) l.text.resize(c);
+      if (size_t c = std::min(l.text.find(": "), l.text.find(" (")); c != std::string::npos) l.text.resize(c);
       if (layer == diagnose::Layer::operator_hardware && l.text.find("GPU") != std::string::npos)
         l.text += ": give --dcgm URL, or run top on the GPU's host";
     }

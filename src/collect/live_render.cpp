@@ -85,7 +85,24 @@ std::string clock_of(double t_unix) {
   return buf;
 }
 
-void header(const Frame& f, bool color, std::vector<std::string>& out) {
+// Splits text at spaces into pieces of at most `cols` columns; at most `max_lines`, the last cut.
+std::vector<std::string> wrap(const std::string& text, size_t cols, size_t max_lines) {
+  std::vector<std::string> lines;
+  std::string rest = text;
+  while (!rest.empty() && lines.size() < max_lines) {
+    if (rest.size() <= cols || lines.size() + 1 == max_lines) {
+      lines.push_back(rest);
+      break;
+    }
+    size_t at = rest.rfind(' ', cols);
+    if (at == std::string::npos || at < cols / 2) at = cols;
+    lines.push_back(rest.substr(0, at));
+    rest = rest.substr(std::min(rest.size(), at + (rest[at] == ' ' ? 1 : 0)));
+  }
+  return lines;
+}
+
+void header(const Frame& f, int width, bool color, std::vector<std::string>& out) {
   std::string h = paint("llmtriage top", "1", color) + "  " + core::printable(f.endpoint, 80) + "  " +
                   f.engine + (f.engine_version.empty() ? "" : " " + core::printable(f.engine_version, 40));
   if (!f.model.empty()) h += "  " + core::printable(f.model, 60);
@@ -101,7 +118,7 @@ void header(const Frame& f, bool color, std::vector<std::string>& out) {
     std::string w = "STALE: readings are " + core::format_duration_s(f.age_s) + " old";
     if (f.t_unix_s <= 0) w = "NO DATA";
     if (!f.last_error.empty()) w += "; last scrape failed: " + core::printable(f.last_error, 200);
-    out.push_back(paint(w, "1;31", color));
+    for (const auto& part : wrap(w, static_cast<size_t>(std::max(20, width)), 3)) out.push_back(paint(part, "1;31", color));
   }
 }
 
@@ -132,12 +149,23 @@ void scheduling(const Frame& f, bool color, std::vector<std::string>& out) {
   if (f.prompt_tok_s || f.generation_tok_s) t += "   (over " + core::format_duration_s(f.rate_window_s) + ")";
   else t += "   (rates need two scrapes)";
   out.push_back(t);
+  if (f.slots_decode_tok_s)
+    out.push_back("         decoding now " + core::format_number(*f.slots_decode_tok_s) +
+                  " tok/s in the slots (/slots; llama.cpp's counters move only when a request ends)");
 }
 
 void latency(const Frame& f, std::vector<std::string>& out) {
-  bool any = false;
-  for (const auto& q : f.latency) any = any || q.count > 0;
+  bool any = false, exposed = false;
+  for (const auto& q : f.latency) {
+    any = any || q.count > 0;
+    exposed = exposed || q.exposed;
+  }
   if (f.latency.empty()) return;
+  if (!exposed) {
+    out.push_back("latency  no latency histograms exported by " + (f.engine.empty() ? std::string("this engine") : f.engine) +
+                  " (bench or request records give them)");
+    return;
+  }
   out.push_back(fmt::format("latency  last {:<8} {:>8} {:>9} {:>9} {:>9}", core::format_duration_s(f.quantile_window_s),
                             "count", "p50", "p95", "p99"));
   for (const auto& q : f.latency) {
@@ -192,23 +220,6 @@ void gpus(const Frame& f, bool color, std::vector<std::string>& out) {
   }
 }
 
-// Splits text at spaces into pieces of at most `cols` columns; at most `max_lines`, the last cut.
-std::vector<std::string> wrap(const std::string& text, size_t cols, size_t max_lines) {
-  std::vector<std::string> lines;
-  std::string rest = text;
-  while (!rest.empty() && lines.size() < max_lines) {
-    if (rest.size() <= cols || lines.size() + 1 == max_lines) {
-      lines.push_back(rest);
-      break;
-    }
-    size_t at = rest.rfind(' ', cols);
-    if (at == std::string::npos || at < cols / 2) at = cols;
-    lines.push_back(rest.substr(0, at));
-    rest = rest.substr(std::min(rest.size(), at + (rest[at] == ' ' ? 1 : 0)));
-  }
-  return lines;
-}
-
 void layers(const Frame& f, int width, bool color, std::vector<std::string>& out) {
   if (f.layers.empty()) {
     out.push_back("layers   not judged yet (needs a good scrape)");
@@ -232,7 +243,7 @@ void layers(const Frame& f, int width, bool color, std::vector<std::string>& out
 
 std::vector<std::string> render_frame(const Frame& f, const RenderOptions& o) {
   std::vector<std::string> out;
-  header(f, o.color, out);
+  header(f, std::max(20, o.width), o.color, out);
   scheduling(f, o.color, out);
   latency(f, out);
   slots(f, out);

@@ -45,8 +45,11 @@ struct LiveScraper::Impl {
     double t0 = clock.now_s();
     auto r = client->fetch(req);
     if (took_s) *took_s = clock.now_s() - t0;
-    if (!r) return core::make_error(core::ErrorKind::network, redact_url_secrets(url), "an answer",
-                                    clean(r.error().message(), url));
+    if (!r) {
+      core::Error e = r.error();  // net names the URL as requested: cleaned of its secrets
+      for (std::string* part : {&e.where, &e.expected, &e.found, &e.detail}) *part = clean(*part, url);
+      return e;
+    }
     if (r->status >= 400)
       return core::make_error(core::ErrorKind::network, redact_url_secrets(url), "status 200",
                               "status " + std::to_string(r->status) +

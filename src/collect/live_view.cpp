@@ -73,6 +73,7 @@ Quantiles quantiles_of(const char* name, const core::Histogram& first, const cor
   Quantiles q;
   q.name = name;
   if (last.empty()) return q;
+  q.exposed = true;
   bool reset = false;
   core::Histogram d = single ? last : ingest::histogram_delta(last, first, &reset);
   q.since_start = single || reset;
@@ -222,6 +223,19 @@ Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o)
   } else {
     f.stale = true;
   }
+  if (s.slots.size() >= 2) {
+    const SlotsSample& a = s.slots[s.slots.size() - 2];
+    const SlotsSample& b = s.slots.back();
+    double dt = b.t_s - a.t_s, decoded = 0;
+    for (const auto& sb : b.slots) {
+      if (!sb.n_decoded) continue;
+      int64_t before = 0;
+      for (const auto& sa : a.slots)
+        if (sa.id == sb.id && sa.n_decoded) before = *sa.n_decoded;
+      decoded += static_cast<double>(*sb.n_decoded >= before ? *sb.n_decoded - before : *sb.n_decoded);
+    }
+    if (dt > 0) f.slots_decode_tok_s = decoded / dt;
+  }
   if (!s.slots.empty())
     for (const auto& sl : s.slots.back().slots)
       f.slots.push_back({sl.id, sl.processing, sl.n_ctx, sl.n_prompt_tokens, sl.n_prompt_tokens_processed,
@@ -271,10 +285,11 @@ nlohmann::json to_json(const Frame& f) {
   put(r, "finished_req_s", f.finished_req_s);
   put(r, "preemptions_per_s", f.preemptions_per_s);
   put(r, "prefix_hit_rate", f.prefix_hit_rate);
+  put(r, "slots_decode_tok_s", f.slots_decode_tok_s);
   j["rates"] = r;
   nlohmann::json lat = {{"window_s", f.quantile_window_s}};
   for (const auto& q : f.latency) {
-    nlohmann::json x = {{"count", q.count}, {"since_start", q.since_start}};
+    nlohmann::json x = {{"count", q.count}, {"since_start", q.since_start}, {"exposed", q.exposed}};
     put(x, "p50_s", q.p50_s);
     put(x, "p95_s", q.p95_s);
     put(x, "p99_s", q.p99_s);

@@ -38,6 +38,7 @@ struct Quantiles {
   double count = 0;   // observations finished in the window
   std::optional<double> p50_s, p95_s, p99_s;
   bool since_start = false;  // one scrape (or a reset) in the window: the engine's lifetime
+  bool exposed = false;      // the engine exports this histogram at all
 };
 
 struct SlotRow {
@@ -78,6 +79,12 @@ struct Frame {
   double rate_window_s = 0;
   std::optional<double> prompt_tok_s, generation_tok_s, finished_req_s, preemptions_per_s;
   std::optional<double> prefix_hit_rate;
+  // llama.cpp adds a request's tokens to its counters only when the request ends (server-context.cpp
+  // metrics.on_prediction at release), so the counter rates read 0 while long generations run: the
+  // tokens decoded per second from the last two /slots samples say what is happening now.
+  // NOTE: /slots has no task id here; a slot whose decoded count went down started a new task,
+  // and its new count is taken as decoded since the previous sample.
+  std::optional<double> slots_decode_tok_s;
   // latency quantiles from histogram deltas over quantile_window_s
   double quantile_window_s = 0;
   std::vector<Quantiles> latency;

@@ -284,3 +284,30 @@ TEST(TopSession, KeysQuitPauseAndSnapshot) {
   EXPECT_EQ(s.on_key('q', 1001), TopSession::KeyResult::quit);
   std::filesystem::remove_all(dir);
 }
+
+TEST(LiveView, LlamacppDecodingNowFromSlotsWhileTheCountersWaitForTheEnd) {
+  const std::string prom = data("metrics/11_llamacpp_b10470_8parallel_4slots.prom");
+  LiveWindow w(llamacpp_base(), 60);
+  auto slot = [](int id, int64_t decoded) {
+    SlotState s;
+    s.id = id;
+    s.n_ctx = 2048;
+    s.processing = true;
+    s.n_decoded = decoded;
+    return s;
+  };
+  LiveScrape a = scrape_of(prom, 100);
+  a.slots = SlotsSample{100, {slot(0, 100), slot(1, 300)}};
+  LiveScrape b = scrape_of(prom, 102);  // the same counters: no request ended
+  b.slots = SlotsSample{102, {slot(0, 160), slot(1, 20)}};  // slot 1 finished and started a new task
+  w.add(std::move(a));
+  w.add(std::move(b));
+  Frame f = compute_frame(w, 102);
+  ASSERT_TRUE(f.generation_tok_s);
+  EXPECT_EQ(*f.generation_tok_s, 0);
+  ASSERT_TRUE(f.slots_decode_tok_s);
+  EXPECT_DOUBLE_EQ(*f.slots_decode_tok_s, (60 + 20) / 2.0);
+  std::string text = joined(render_frame(f, {}));
+  EXPECT_NE(text.find("decoding now 40 tok/s in the slots"), std::string::npos) << text;
+  EXPECT_NE(text.find("latency  no latency histograms exported by llamacpp"), std::string::npos) << text;
+}
