@@ -83,7 +83,7 @@ TEST(TopTmux, ShowsTheQueueAndTheLayerLineAndQuitsOnQ) {
   Load load(serve.url(), dir);
   Tmux t;
   std::string cmd = kBin + " top --endpoint " + serve.url() + " --no-local-gpu --snapshot-dir " + dir.string() +
-                    "; echo $? > " + (dir / "rc").string();
+                    " --engine-args \"--max-num-seqs 64\"; echo $? > " + (dir / "rc").string();
   t.run("new-session -d -x 120 -y 40 -s top '" + cmd + "'");
   // The queue builds: waiting above zero, and the scheduling layer judged at fault.
   std::string p = wait_pane(t, [](const std::string& s) {
@@ -94,10 +94,19 @@ TEST(TopTmux, ShowsTheQueueAndTheLayerLineAndQuitsOnQ) {
   std::cout << "captured pane (" << (dir / "pane.txt").string() << "):\n" << p << "\n";
   EXPECT_NE(p.find("llmtriage top  " + serve.url() + "/metrics  vllm"), std::string::npos) << p;
   EXPECT_NE(p.find("queue    running "), std::string::npos) << p;
+  EXPECT_NE(p.find(" / 64 (max-num-seqs)   waiting "), std::string::npos) << p;
+  EXPECT_NE(p.find("the concurrency)"), std::string::npos) << p;
   EXPECT_NE(p.find("scheduling/capacity  warning"), std::string::npos) << p;
   EXPECT_NE(p.find("TTFT"), std::string::npos) << p;
   EXPECT_NE(p.find("q quit  p pause  s snapshot"), std::string::npos) << p;
   EXPECT_EQ(p.find("STALE"), std::string::npos) << p;
+
+  t.run("send-keys -t top p");
+  p = wait_pane(t, [](const std::string& s) { return s.find("PAUSED") != std::string::npos; });
+  EXPECT_NE(p.find("p resume"), std::string::npos) << p;
+  t.run("send-keys -t top p");
+  p = wait_pane(t, [](const std::string& s) { return s.find("PAUSED") == std::string::npos; });
+  EXPECT_EQ(p.find("PAUSED"), std::string::npos) << p;
 
   t.run("send-keys -t top s");
   p = wait_pane(t, [](const std::string& s) { return s.find(" written to ") != std::string::npos; });
