@@ -105,7 +105,12 @@ void length_shifts(const Context& c, LayerResult& r) {
 
 void rate_and_sampling(const Context& c, LayerResult& r) {
   const double R = c.th.get("load.rate_increase_ratio");
-  if (auto s = shift(c.ind, "request_rate"); s && s->ratio >= R) {
+  // The engine counted more requests while the clients sent as many as before, and requests timed
+  // out: the extra are retried copies of cut requests (the gateway layer's cause), not new load.
+  const auto sent = shift(c.ind, "records_request_rate");
+  const bool retried_copies = sent && sent->ratio < R &&
+                              c.ind.get("timeout_error_share").value_or(0) >= c.th.get("gateway.timeout_error_share");
+  if (auto s = shift(c.ind, "request_rate"); s && s->ratio >= R && !retried_copies) {
     Finding f = make("request_rate_increase", pick_symptom(c, {Symptom::ttft_spike, Symptom::timeout_or_stream_break, Symptom::throughput_low}), c);
     f.confidence = source_confidence(c.ind, {"request_rate"}, 0.75);
     f.title = fmt::format("Request rate up {}x: {} -> {} req/s", num(s->ratio), num(s->base), num(s->now));

@@ -43,7 +43,7 @@ constexpr UnitRow kDerivedUnits[] = {
     {"kv_cache_quantized", "0/1"}, {"weights_quantized", "0/1"}, {"outputs_count", "count"},
     {"template_marker_share", "fraction"}, {"repetitive_output_share", "fraction"},
     {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"}, {"records_cut", "requests"}, {"requests_over_context_share", "fraction"}, {"outputs_cut_at_context", "requests"}, {"prompts_over_context_refused", "requests"}, {"longest_request_tokens", "tokens"}, {"engine_threads", "threads"}, {"host_cpu_cores", "cores"},
-    {"input_len_p50", "tokens"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
+    {"input_len_p50", "tokens"}, {"records_request_rate", "req/s"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
 };
 
 }  // namespace

@@ -18,7 +18,11 @@ namespace {
 
 bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
-bool is_timeout(const std::string& cat) { return contains(cat, "timeout"); }
+// A timeout by its category, or a 504 (Gateway Timeout: the proxy gave up on the upstream; the
+// bench records it as "http_504", access logs as status 504).
+bool is_timeout(const std::string& cat) {
+  return contains(cat, "timeout") || cat == "http_504" || cat == "504" || cat == "status_504";
+}
 
 // Broken mid-body: the stream started and did not end cleanly (net/failure.h, bench runner).
 bool is_stream_break(const std::string& cat) {
@@ -191,6 +195,10 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   if (!e2e.empty()) put("e2e_p99_s", quantile_select(e2e, 0.99), "ok requests");
   // Rates: the engine's counters when the metrics gave them (the whole service), else the records.
   if (n >= 2 && t_last_arrival > t_first && !out.count("request_rate")) put("request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span");
+  // What the clients sent, kept apart from the engine's count: more finished requests at the
+  // server than clients sent are copies (retries after a gateway cut) or another client's traffic.
+  if (n >= 2 && t_last_arrival > t_first)
+    put("records_request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "client arrivals / span");
   if (!out_len.empty() && t_end > t_first && !out.count("output_tokens_per_s")) {
     double sum = 0;
     for (double v : out_len) sum += v;

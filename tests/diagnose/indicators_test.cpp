@@ -90,6 +90,24 @@ TEST(Indicators, ALoggedCumulativeCounterIsADifferenceBetweenLines) {
   EXPECT_FALSE(build_indicators(in1).get("preemptions_per_s"));
 }
 
+TEST(Indicators, A504IsATimeoutAndTheClientsOwnRateIsKeptApart) {
+  // `bench` records a gateway's 504 as error_category "http_504": a gateway timeout, not some
+  // other error. The engine's finished-request rate may count copies the clients never sent.
+  DiagnoseInput in;
+  for (int i = 0; i < 10; ++i) {
+    core::RequestRecord r;
+    r.id = "q" + std::to_string(i);
+    r.arrival_s = i;
+    r.status = core::RequestStatus::error;
+    r.error_category = "http_504";
+    r.e2e_s = 0.005;
+    in.now.requests.push_back(r);
+  }
+  const auto ind = build_indicators(in);
+  EXPECT_DOUBLE_EQ(*ind.get("timeout_error_share"), 1.0);
+  EXPECT_DOUBLE_EQ(*ind.get("records_request_rate"), 1.0);  // 9 gaps over 9 s
+}
+
 TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {
   DiagnoseInput in;
   auto a = sample(0, "", 1, 0, 0, 0, 0, 0);

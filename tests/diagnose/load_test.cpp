@@ -37,6 +37,9 @@ const RuleCase kCases[] = {
     {"prefix_drop_with_caching_switched_off_is_not_the_prompts",
      {{"prefix_cache_hit_rate", 0.0}, {"input_len_mean", 2000}, {"prefix_caching", 0}},
      {{"prefix_cache_hit_rate", 0.8}, {"input_len_mean", 2000}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"more_at_the_server_than_clients_sent_with_timeouts_is_retries_not_load",
+     {{"request_rate", 30}, {"records_request_rate", 10}, {"timeout_error_share", 0.9}},
+     {{"request_rate", 10}, {"records_request_rate", 10}}, {Symptom::timeout_or_stream_break}, {}, S::cleared},
     {"prefix_low_in_baseline_too", {{"prefix_cache_hit_rate", 0.02}}, {{"prefix_cache_hit_rate", 0.1}}, {Symptom::ttft_spike}, {}, S::cleared},
 };
 
