@@ -203,19 +203,23 @@ void gpus(const Frame& f, bool color, std::vector<std::string>& out) {
     return;
   }
   for (const auto& g : f.gpus) {
-    std::string l = fmt::format("gpu {:<4} {:<18}", g.index, core::printable(g.name, 18));
+    // SM clock vs max, power vs limit and the throttle reasons first: what the hardware layer reads.
+    std::string name = g.name.rfind("NVIDIA ", 0) == 0 ? g.name.substr(7) : g.name;
+    name = core::printable(name, 60);
+    if (name.size() > 16) name.resize(16);
+    std::string l = fmt::format("gpu {:<4} {:<16}", g.index, name);
     l += " SM " + (g.sm_clock_mhz ? core::format_number(*g.sm_clock_mhz) : std::string("-"));
-    if (g.max_sm_clock_mhz) l += " / " + core::format_number(*g.max_sm_clock_mhz);
-    l += " MHz   power " + (g.power_w ? core::format_number(*g.power_w) : std::string("-"));
-    if (g.power_limit_w) l += " / " + core::format_number(*g.power_limit_w);
+    if (g.max_sm_clock_mhz) l += "/" + core::format_number(*g.max_sm_clock_mhz);
+    l += " MHz  power " + (g.power_w ? core::format_number(*g.power_w) : std::string("-"));
+    if (g.power_limit_w) l += "/" + core::format_number(*g.power_limit_w);
     l += " W";
-    if (g.temp_c) l += "   " + core::format_number(*g.temp_c) + " C";
-    if (g.util) l += "   util " + core::format_quantity(*g.util, "fraction");
-    if (g.mem_used_gib && g.mem_total_gib)
-      l += fmt::format("   mem {:.1f}/{:.1f} GiB", *g.mem_used_gib, *g.mem_total_gib);
     std::string th;
     for (const auto& n : g.throttle) th += (th.empty() ? "" : ",") + n;
-    l += "   throttle " + (th.empty() ? std::string("none") : paint(th, "33", color));
+    l += "  throttle " + (th.empty() ? std::string("none") : paint(th, "33", color));
+    if (g.temp_c) l += "  " + core::format_number(*g.temp_c) + " C";
+    if (g.util) l += "  util " + core::format_quantity(*g.util, "fraction");
+    if (g.mem_used_gib && g.mem_total_gib)
+      l += fmt::format("  mem {:.1f}/{:.1f} GiB", *g.mem_used_gib, *g.mem_total_gib);
     out.push_back(l);
   }
 }

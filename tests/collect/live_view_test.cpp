@@ -11,6 +11,7 @@
 #include "collect/live_render.h"
 #include "collect/llamacpp_server.h"
 #include "core/files.h"
+#include "ingest/gpu_dcgm.h"
 #include "ingest/metrics_engine.h"
 
 using namespace llmtriage;
@@ -310,4 +311,22 @@ TEST(LiveView, LlamacppDecodingNowFromSlotsWhileTheCountersWaitForTheEnd) {
   std::string text = joined(render_frame(f, {}));
   EXPECT_NE(text.find("decoding now 40 tok/s in the slots"), std::string::npos) << text;
   EXPECT_NE(text.find("latency  no latency histograms exported by llamacpp"), std::string::npos) << text;
+}
+
+TEST(LiveView, GpuRowsFromDcgmSayClockPowerAndThrottleFirst) {
+  LiveWindow w(Snapshot{}, 60);
+  LiveScrape s = scrape_of(vllm(1, 0, 0, 0, 0), 10);
+  s.gpu_source = "dcgm";
+  s.gpus = ingest::gpu_samples_from_exposition(data("metrics/synthetic_dcgm_full.prom"), 10).gpus;
+  ASSERT_FALSE(s.gpus.empty());
+  w.add(std::move(s));
+  Frame f = compute_frame(w, 10);
+  ASSERT_FALSE(f.gpus.empty());
+  std::string text = joined(render_frame(f, {}));
+  size_t at = text.find("gpu 0    ");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string row = text.substr(at, text.find('\n', at) - at);
+  EXPECT_NE(row.find(" SM "), std::string::npos) << row;
+  EXPECT_LT(row.find(" MHz  power "), row.find("  throttle ")) << row;
+  EXPECT_EQ(row.find("NVIDIA "), std::string::npos) << row;
 }
