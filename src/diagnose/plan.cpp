@@ -436,7 +436,7 @@ RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report&
                    "max-num-batched-tokens, kv-cache-dtype, gpu-memory-utilization, max-model-len)";
     return plan;
   }
-  auto setup = whatif_setup(in, ind);
+  auto setup = whatif_replay_setup(in, ind);
   if (!setup.ok()) {
     plan.why_not = "no simulator what-if: " + setup.error().message();
     return plan;

@@ -205,6 +205,32 @@ core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators
   return w;
 }
 
+core::Result<WhatIfSetup> whatif_replay_setup(const DiagnoseInput& in, const Indicators& ind, size_t max_requests) {
+  auto w = whatif_setup(in, ind);
+  if (!w.ok()) return w;
+  std::vector<core::RequestRecord> trace;
+  for (const auto& r : in.now.requests)
+    if (r.input_tokens && r.output_tokens && *r.output_tokens > 0) trace.push_back(r);
+  if (trace.size() < 20) return w;
+  std::stable_sort(trace.begin(), trace.end(), [](const auto& a, const auto& b) { return a.arrival_s < b.arrival_s; });
+  if (trace.size() > max_requests) trace.resize(max_requests);
+  WhatIfSetup t = *w;
+  sim::WorkloadSpec& wl = t.scenario.config.workload;
+  wl.arrival = sim::ArrivalKind::trace;
+  wl.num_requests = static_cast<int64_t>(trace.size());
+  const double span = trace.back().arrival_s - trace.front().arrival_s;
+  t.workload_basis = fmt::format("records replayed as a trace ({} requests over {:.0f} s: their arrival times and lengths)",
+                                 trace.size(), span);
+  wl.trace = std::move(trace);
+  t.assumptions.erase(std::remove(t.assumptions.begin(), t.assumptions.end(),
+                                  std::string("input and output lengths drawn independently from the records")),
+                      t.assumptions.end());
+  auto base = predict(t.scenario);
+  if (!base.ok()) return w;  // the Poisson replay still predicts
+  t.baseline = *base;
+  return t;
+}
+
 core::Result<Prediction> predict_changed(const WhatIfSetup& base, const std::function<void(sim::Scenario&)>& change) {
   sim::Scenario s = base.scenario;
   change(s);

@@ -55,6 +55,12 @@ struct WhatIfSetup {
 // output_len_mean), a deployment the simulator rejects.
 core::Result<WhatIfSetup> whatif_setup(const DiagnoseInput& in, const Indicators& ind, int64_t num_requests = 200);
 
+// As whatif_setup, but with request records the workload is the records themselves replayed as a
+// trace (their arrival times and lengths, up to max_requests in arrival order) instead of Poisson
+// arrivals at their mean rate with independently drawn lengths: a burst stays a burst. Costs a
+// larger run (the remedy plan uses it; plan.h). Without records it is whatif_setup.
+core::Result<WhatIfSetup> whatif_replay_setup(const DiagnoseInput& in, const Indicators& ind, size_t max_requests = 3000);
+
 // Resolves and runs one scenario (no samples or log kept).
 core::Result<Prediction> predict(sim::Scenario s);
 

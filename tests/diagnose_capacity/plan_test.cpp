@@ -101,7 +101,7 @@ TEST(RemedyPlan, ReplicaCountIsTheSmallestThatMeetsTheObjective) {
   EXPECT_EQ(s.after.gpus, n);
   ASSERT_TRUE(s.after.goodput_rps.has_value());
   // Re-simulated: n meets the objective, n - 1 does not.
-  auto w = whatif_setup(c.in, c.ind);
+  auto w = whatif_replay_setup(c.in, c.ind);
   ASSERT_TRUE(w.ok()) << w.error().message();
   auto at = predict_changed(*w, [n](sim::Scenario& x) { x.config.replicas = n; });
   auto below = predict_changed(*w, [n](sim::Scenario& x) { x.config.replicas = n - 1; });
@@ -134,7 +134,7 @@ TEST(RemedyPlan, ReachesTheObjectiveInThePredictedNumberOfSteps) {
   ASSERT_FALSE(p.steps.empty()) << "the scenario must breach the objective";
   ASSERT_EQ(*p.met_at_step, p.steps.size());
   expect_monotone(p);
-  auto w = whatif_setup(c.in, c.ind);
+  auto w = whatif_replay_setup(c.in, c.ind);
   ASSERT_TRUE(w.ok());
   int replicas = 1;
   std::optional<bool> chunked;
