@@ -45,7 +45,7 @@ std::string cut(const std::string& s, int width) {
   return out;
 }
 
-std::string num(const std::optional<double>& v, const char* unit = "") {
+std::string num_or_dash(const std::optional<double>& v, const char* unit = "") {
   if (!v) return "-";
   return core::format_quantity(*v, unit);
 }
@@ -123,10 +123,10 @@ void header(const Frame& f, int width, bool color, std::vector<std::string>& out
 }
 
 void scheduling(const Frame& f, bool color, std::vector<std::string>& out) {
-  std::string q = "queue    running " + num(f.running);
+  std::string q = "queue    running " + num_or_dash(f.running);
   if (f.concurrency_cap) q += " / " + tokens(*f.concurrency_cap) + " (" + f.cap_source + ")";
   else if (f.running) q += " (cap unknown: give --engine-args)";
-  q += "   waiting " + num(f.waiting);
+  q += "   waiting " + num_or_dash(f.waiting);
   if (f.waiting && f.concurrency_cap && *f.concurrency_cap > 0 && *f.waiting > 0)
     q += " (" + core::format_ratio(*f.waiting / *f.concurrency_cap) + " the concurrency)";
   out.push_back(q);

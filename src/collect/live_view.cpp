@@ -250,10 +250,10 @@ Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o)
 }
 
 namespace {
-void put(nlohmann::json& j, const char* k, const std::optional<double>& v) {
+void put_frame(nlohmann::json& j, const char* k, const std::optional<double>& v) {
   if (v && std::isfinite(*v)) j[k] = *v;
 }
-void put(nlohmann::json& j, const char* k, const std::optional<int64_t>& v) {
+void put_frame(nlohmann::json& j, const char* k, const std::optional<int64_t>& v) {
   if (v) j[k] = *v;
 }
 }  // namespace
@@ -269,54 +269,54 @@ nlohmann::json to_json(const Frame& f) {
   j["t_unix_s"] = f.t_unix_s;
   j["scrape"] = {{"ok", f.scrapes_ok}, {"failed", f.scrapes_failed}, {"stale", f.stale}, {"age_s", f.age_s},
                  {"last_error", f.last_error}};
-  put(j["scrape"], "fetch_s", f.fetch_s);
+  put_frame(j["scrape"], "fetch_s", f.fetch_s);
   nlohmann::json sch = nlohmann::json::object();
-  put(sch, "running", f.running);
-  put(sch, "waiting", f.waiting);
-  put(sch, "concurrency_cap", f.concurrency_cap);
+  put_frame(sch, "running", f.running);
+  put_frame(sch, "waiting", f.waiting);
+  put_frame(sch, "concurrency_cap", f.concurrency_cap);
   if (!f.cap_source.empty()) sch["cap_source"] = f.cap_source;
-  put(sch, "kv_usage", f.kv_usage);
-  put(sch, "kv_capacity_tokens", f.kv_capacity_tokens);
-  put(sch, "kv_used_tokens", f.kv_used_tokens);
+  put_frame(sch, "kv_usage", f.kv_usage);
+  put_frame(sch, "kv_capacity_tokens", f.kv_capacity_tokens);
+  put_frame(sch, "kv_used_tokens", f.kv_used_tokens);
   j["scheduling"] = sch;
   nlohmann::json r = {{"window_s", f.rate_window_s}};
-  put(r, "prompt_tok_s", f.prompt_tok_s);
-  put(r, "generation_tok_s", f.generation_tok_s);
-  put(r, "finished_req_s", f.finished_req_s);
-  put(r, "preemptions_per_s", f.preemptions_per_s);
-  put(r, "prefix_hit_rate", f.prefix_hit_rate);
-  put(r, "slots_decode_tok_s", f.slots_decode_tok_s);
+  put_frame(r, "prompt_tok_s", f.prompt_tok_s);
+  put_frame(r, "generation_tok_s", f.generation_tok_s);
+  put_frame(r, "finished_req_s", f.finished_req_s);
+  put_frame(r, "preemptions_per_s", f.preemptions_per_s);
+  put_frame(r, "prefix_hit_rate", f.prefix_hit_rate);
+  put_frame(r, "slots_decode_tok_s", f.slots_decode_tok_s);
   j["rates"] = r;
   nlohmann::json lat = {{"window_s", f.quantile_window_s}};
   for (const auto& q : f.latency) {
     nlohmann::json x = {{"count", q.count}, {"since_start", q.since_start}, {"exposed", q.exposed}};
-    put(x, "p50_s", q.p50_s);
-    put(x, "p95_s", q.p95_s);
-    put(x, "p99_s", q.p99_s);
+    put_frame(x, "p50_s", q.p50_s);
+    put_frame(x, "p95_s", q.p95_s);
+    put_frame(x, "p99_s", q.p99_s);
     lat[q.name] = x;
   }
   j["latency"] = lat;
   j["slots"] = nlohmann::json::array();
   for (const auto& s : f.slots) {
     nlohmann::json x = {{"id", s.id}, {"busy", s.busy}, {"n_ctx", s.n_ctx}};
-    put(x, "prompt_tokens", s.prompt_tokens);
-    put(x, "prompt_processed", s.prompt_processed);
-    put(x, "prompt_cached", s.prompt_cached);
-    put(x, "decoded", s.decoded);
-    put(x, "remaining", s.remaining);
+    put_frame(x, "prompt_tokens", s.prompt_tokens);
+    put_frame(x, "prompt_processed", s.prompt_processed);
+    put_frame(x, "prompt_cached", s.prompt_cached);
+    put_frame(x, "decoded", s.decoded);
+    put_frame(x, "remaining", s.remaining);
     j["slots"].push_back(x);
   }
   j["gpu"] = {{"source", f.gpu_source}, {"note", f.gpu_note}, {"gpus", nlohmann::json::array()}};
   for (const auto& g : f.gpus) {
     nlohmann::json x = {{"index", g.index}, {"name", g.name}, {"throttle", g.throttle}};
-    put(x, "sm_clock_mhz", g.sm_clock_mhz);
-    put(x, "max_sm_clock_mhz", g.max_sm_clock_mhz);
-    put(x, "power_w", g.power_w);
-    put(x, "power_limit_w", g.power_limit_w);
-    put(x, "temp_c", g.temp_c);
-    put(x, "util", g.util);
-    put(x, "mem_used_gib", g.mem_used_gib);
-    put(x, "mem_total_gib", g.mem_total_gib);
+    put_frame(x, "sm_clock_mhz", g.sm_clock_mhz);
+    put_frame(x, "max_sm_clock_mhz", g.max_sm_clock_mhz);
+    put_frame(x, "power_w", g.power_w);
+    put_frame(x, "power_limit_w", g.power_limit_w);
+    put_frame(x, "temp_c", g.temp_c);
+    put_frame(x, "util", g.util);
+    put_frame(x, "mem_used_gib", g.mem_used_gib);
+    put_frame(x, "mem_total_gib", g.mem_total_gib);
     j["gpu"]["gpus"].push_back(x);
   }
   j["layers"] = nlohmann::json::array();
