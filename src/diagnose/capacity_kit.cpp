@@ -98,7 +98,9 @@ const WhatIfSetup* Models::whatif() {
     if (!c_.in.what_if) {
       whatif_error_ = "what-ifs disabled";
     } else {
-      auto r = whatif_setup(c_.in, c_.ind);
+      // The observed arrivals and lengths replayed as a trace when records exist: a burst of long
+      // prompts (the case chunked prefill is for) is lost in a Poisson stream at the mean rate.
+      auto r = whatif_replay_setup(c_.in, c_.ind, 1000);
       if (r.ok()) whatif_ = std::move(*r);
       else whatif_error_ = r.error().message();
     }

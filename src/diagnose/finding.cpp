@@ -94,14 +94,28 @@ const char* to_string(Outcome o) {
   return "not_predicted";
 }
 
+namespace {
+constexpr double kNoEffectShare = 0.05;
+}  // namespace
+
 Outcome outcome(const Remedy& r) {
   if (!r.predicted) return Outcome::not_predicted;
+  // A what-if whose simulated baseline does not reproduce the observed value (its uncertainty
+  // widened to 100%: "trust the direction, not the size") cannot tell a fix from a change with no
+  // effect: it neither vetoes nor promotes the remedy (the text still carries its numbers).
+  // (An engine that would not start is still worse, whatever the size of the other numbers.)
+  if (r.uncertainty && *r.uncertainty >= 1.0 && std::isfinite(r.predicted->after) && r.predicted->after != 0)
+    return Outcome::not_predicted;
   const PredictedValue& p = *r.predicted;
   // An infinite "after" is a real prediction (an engine that does not start: infinite latency).
   if (!std::isfinite(p.before) || std::isnan(p.after)) return Outcome::not_predicted;
   const double delta = p.after - p.before;
-  // Within the prediction's own uncertainty the change has no predicted effect, whatever its sign.
-  if (std::fabs(delta) <= p.tolerance * std::fabs(p.before) || delta == 0) return Outcome::no_effect;
+  // Both simulations share the seed and the request set, so their difference is the change's own
+  // effect in the model: the stated uncertainty (+-30% for TTFT) is about the absolute size against
+  // reality, not about the sign. A change within 5% (or the tolerance, if smaller) is no predicted
+  // effect ("688 ms -> 688 ms"); beyond it the sign decides, and the report states the uncertainty.
+  const double nil = std::min(p.tolerance, kNoEffectShare);
+  if (std::fabs(delta) <= nil * std::fabs(p.before) || delta == 0) return Outcome::no_effect;
   return (delta > 0) == p.higher_is_better ? Outcome::improves : Outcome::worse;
 }
 

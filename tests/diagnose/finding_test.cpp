@@ -50,8 +50,14 @@ TEST(Finding, RemedyOutcomeFromItsPredictedNumbers) {
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::improves);
   r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.688, false, 0.3};
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::no_effect);
-  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.6, false, 0.3};  // -13%, inside +-30%
+  // -13% with the what-if's +-30%: a predicted gain (the two runs differ only by the change); the
+  // uncertainty is stated beside it. Within 5% it is no effect.
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.6, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::improves);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.67, false, 0.3};  // -2.6%
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::no_effect);
+  r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 0.75, false, 0.3};  // +9%: worse, never first
+  EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::worse);
   r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, 2.1, false, 0.3};
   EXPECT_EQ(llmtriage::diagnose::outcome(r), Outcome::worse);
   r.predicted = PredictedValue{"P99 TTFT", "s", 0.688, INFINITY, false, 0.3};  // the engine would not start
@@ -61,6 +67,14 @@ TEST(Finding, RemedyOutcomeFromItsPredictedNumbers) {
   EXPECT_TRUE(llmtriage::diagnose::listed_as_fix(r));
   r.kind = Remedy::Kind::precaution;
   EXPECT_FALSE(llmtriage::diagnose::listed_as_fix(r));
+  // A what-if that does not reproduce the observed state (uncertainty widened to 100%) neither
+  // vetoes nor promotes: +10% P99 TTFT from a simulated 2.86 s when 9.12 s was observed.
+  Remedy w{"enable-chunked-prefill", "false", "true", "", "sim", 1.0};
+  w.predicted = PredictedValue{"P99 TTFT", "s", 2.86, 3.15, false, 0.3};
+  EXPECT_EQ(llmtriage::diagnose::outcome(w), Outcome::not_predicted);
+  EXPECT_TRUE(llmtriage::diagnose::listed_as_fix(w));
+  w.predicted = PredictedValue{"P99 TTFT", "s", 2.86, INFINITY, false, 0.3};  // still: it would not start
+  EXPECT_EQ(llmtriage::diagnose::outcome(w), Outcome::worse);
 }
 
 TEST(Finding, OrderRemediesPutsPrecautionsFirstAndNilOrWorseLast) {
