@@ -237,10 +237,14 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
 
   // llama.cpp: /props (slots, per-slot context) once, /slots with every scrape. Its /metrics has no
   // capacity and no KV gauge, so these are the only way to judge the queue against the slots.
+  // Known from the launch, /v1/models' owned_by, or else the first scrape's series (a /v1/models
+  // that timed out under load must not hide the slots).
   bool llamacpp = o.capture.engine == core::EngineKind::llamacpp ||
                   std::any_of(s.models.begin(), s.models.end(), [](const ModelInfo& m) { return m.owned_by == "llamacpp"; });
   bool read_slots = false;
-  if (llamacpp) {
+  int props_attempts = 0;  // a server busy with every slot may miss one short timeout: up to 3 tries
+  auto read_props = [&] {
+    ++props_attempts;
     const std::string url = base + "/props";
     auto r = get(url);
     if (r && r->status < 400) {
@@ -258,7 +262,8 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
     } else {
       record_failure("props", url, r.error());
     }
-  }
+  };
+  if (llamacpp) read_props();
 
   bool local_gpus = !du && o.capture.read_local_gpus;
   const double t0 = clock.now_s();
@@ -294,6 +299,7 @@ core::Result<Snapshot> capture_live(const LiveOptions& o) {
       s.scrapes.push_back(bad);
       s.failures.push_back({t_unix, "metrics", s.endpoint, bad.error});
     }
+    if (!s.server && props_attempts < 3 && (llamacpp || s.engine == core::EngineKind::llamacpp)) read_props();
     if (read_slots) {
       const std::string url = base + "/slots";
       auto sr = get(url);

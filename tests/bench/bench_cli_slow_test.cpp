@@ -163,7 +163,13 @@ TEST(BenchCli, CapacitySaysWhenTheSloIsOutOfReachAndFailOnSloExits1) {
   const std::string common = "--endpoint " + srv.base_url() + " --model ok --input-len 8 --output-len 4 --num-requests 3 "
                              "--scrape-interval 0 ";
   auto r = run("capacity " + common + "--by rate --start 1 --trials 1 --slo tpot=1ms");
-  EXPECT_EQ(r.code, 0) << r.out;  // an answer, not a failure, unless --fail-on-slo
+  // An answer, not a failure, unless --fail-on-slo. A trial the host could not drive on time is
+  // flagged CLIENT-BOUND and exits 1 by design (a loaded CI host): then the exit says that instead.
+  if (r.out.find("CLIENT-BOUND") == std::string::npos) {
+    EXPECT_EQ(r.code, 0) << r.out;
+  } else {
+    EXPECT_EQ(r.code, 1) << r.out;
+  }
   EXPECT_NE(r.out.find("out of reach: TPOT floor"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("> SLO 1 ms"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("requests barely overlap"), std::string::npos) << r.out;

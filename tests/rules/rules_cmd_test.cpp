@@ -91,7 +91,7 @@ TEST(RulesCmd, BadInputExits2NamingTheFlag) {
     std::string want;
   } cases[] = {
       {{"--engine", "tgi"}, "--engine: expected vllm, vllm-v0 or sglang, found tgi"},
-      {{"--for", "5min"}, "--for: expected a Prometheus duration"},
+      {{"--for", "5min"}, "--for: expected a duration"},
       {{"--rate-window", "0s"}, "--rate-window"},
       {{"--replica-label", "my-pod"}, "--replica-label: expected a label name"},
       {{"--selector", "job"}, "--selector"},

@@ -89,12 +89,23 @@ LlamaServerProcess::LlamaServerProcess(std::vector<std::string> args) {
 
 std::string LlamaServerProcess::log() const { return read_file(log_path_); }
 
+// SIGTERM, then SIGKILL after 10 s: llama-server's graceful shutdown can hang on connections a
+// cut-off client left half-closed (seen in CI: waitpid blocked for 15 min), and a test never waits
+// on a peer forever.
 void LlamaServerProcess::stop() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 LlamaServerProcess::~LlamaServerProcess() {
