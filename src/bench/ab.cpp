@@ -1,5 +1,7 @@
 #include "bench/ab.h"
 
+#include "core/units.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -219,9 +221,12 @@ std::string ab_text(const AbResult& r, const RunSample& a, const RunSample& b) {
   for (const auto& [k, v] : r.consequence_diff)
     o += fmt::format("  engine reported {:<15} {} -> {}  (a consequence of the settings, not a variable)\n", k, v.first,
                      v.second);
+  // Numbers as a person reads them (core::format_number: 54320, not 5.432e+04), signed for differences.
+  auto n = [](double v) { return core::format_number(v); };
+  auto sn = [](double v) { return (v > 0 ? "+" : "") + core::format_number(v); };
   for (const auto& d : r.metrics)
-    o += fmt::format("  {:<24} {:>10.4g} -> {:>10.4g}  diff {:>+10.4g} [{:+.4g}, {:+.4g}] ({:+.1f}%)  {}\n", d.metric, d.a,
-                     d.b, d.diff, d.lo, d.hi, d.rel_pct, r.verdict_given ? d.verdict : "(no verdict)");
+    o += fmt::format("  {:<24} {:>10} -> {:>10}  diff {:>10} [{}, {}] ({:+.1f}%)  {}\n", d.metric, n(d.a), n(d.b), sn(d.diff),
+                     sn(d.lo), sn(d.hi), d.rel_pct, r.verdict_given ? d.verdict : "(no verdict)");
   return o;
 }
 
