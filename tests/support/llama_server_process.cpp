@@ -1,9 +1,6 @@
 #include "support/llama_server_process.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,30 +9,10 @@
 #include <filesystem>
 #include <thread>
 
-#include "support/prometheus_process.h"  // free_port, read_file
+#include "support/prometheus_process.h"  // free_port, read_file, http_get_ok
 
 namespace llmtriage::test_support {
 namespace {
-
-bool health_ok(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  bool ok = false;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const std::string req = "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-    if (write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
-      char buf[64] = {};
-      const ssize_t n = read(fd, buf, sizeof buf - 1);
-      ok = n > 12 && std::string(buf, static_cast<size_t>(n)).find(" 200 ") != std::string::npos;
-    }
-  }
-  close(fd);
-  return ok;
-}
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -74,7 +51,7 @@ LlamaServerProcess::LlamaServerProcess(std::vector<std::string> args) {
   if (pid_ < 0) return;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (health_ok(port_)) {
+    if (http_get_ok(port_, "/health")) {
       ready_ = true;
       break;
     }

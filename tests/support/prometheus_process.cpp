@@ -56,10 +56,7 @@ bool prometheus_installed() {
   return std::system("prometheus --version > /dev/null 2>&1") == 0 && std::system("promtool --version > /dev/null 2>&1") == 0;
 }
 
-namespace {
-
-// A blocking GET of /-/ready over a plain socket: the helper must not depend on src/net.
-bool ready(int port) {
+bool http_get_ok(int port, const std::string& path) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return false;
   sockaddr_in a{};
@@ -68,7 +65,7 @@ bool ready(int port) {
   inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
   bool ok = false;
   if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const std::string req = "GET /-/ready HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+    const std::string req = "GET " + path + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
     if (write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size())) {
       char buf[64] = {};
       const ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -78,8 +75,6 @@ bool ready(int port) {
   close(fd);
   return ok;
 }
-
-}  // namespace
 
 PrometheusProcess::PrometheusProcess(const std::string& config_yaml,
                                      const std::vector<std::pair<std::string, std::string>>& files) {
@@ -103,7 +98,7 @@ PrometheusProcess::PrometheusProcess(const std::string& config_yaml,
   if (pid_ < 0) return;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (ready(port_)) {
+    if (http_get_ok(port_, "/-/ready")) {
       ready_ = true;
       break;
     }

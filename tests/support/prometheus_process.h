@@ -14,6 +14,9 @@ int free_port();
 std::string url_encode(const std::string& s);
 // Whole file as a string ("" when missing).
 std::string read_file(const std::string& path);
+// A blocking `GET path HTTP/1.0` to 127.0.0.1:port over a plain socket: true when it answers
+// 200 (the helpers must not depend on src/net). Readiness probes of the peers tests start.
+bool http_get_ok(int port, const std::string& path);
 // Whether `prometheus` and `promtool` are on PATH.
 bool prometheus_installed();
 
