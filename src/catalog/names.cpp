@@ -33,6 +33,16 @@ std::string normalize_model_id(const std::string& id) {
   return out;
 }
 
+bool same_model(const std::string& a, const std::string& b) {
+  const std::string na = normalize_model_id(a), nb = normalize_model_id(b);
+  if (na == nb) return true;
+  auto tail = [](const std::string& n) {
+    const auto slash = n.rfind('/');
+    return slash == std::string::npos ? n : n.substr(slash + 1);
+  };
+  return tail(na) == tail(nb);
+}
+
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;

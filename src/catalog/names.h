@@ -12,6 +12,10 @@ std::string normalize_gpu_name(const std::string& name);
 // Lowercase; '_' and ' ' become '-'. Keeps the org/ prefix.
 std::string normalize_model_id(const std::string& id);
 
+// Whether two model names denote the same model: ids compared normalized, and a local path or a
+// served name compared by its last component ("/models/Llama-3.1-8B" == "meta-llama/Llama-3.1-8B").
+bool same_model(const std::string& a, const std::string& b);
+
 // Edit distance (Levenshtein), for "closest names" hints.
 size_t edit_distance(const std::string& a, const std::string& b);
 

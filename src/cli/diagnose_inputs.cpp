@@ -1,161 +1,11 @@
 #include "cli/diagnose_inputs.h"
-#include "cli/judgement_flags.h"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <ctime>
-#include <filesystem>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
-#include "catalog/gpu.h"
-#include "catalog/model.h"
-#include "catalog/name_guess.h"
-#include "catalog/names.h"
-#include "cli/diagnose_sources.h"
-#include "collect/capture.h"
-#include "diagnose/launch_text.h"
-#include "collect/redact.h"
-#include "core/files.h"
-#include "ingest/engine_args.h"
+#include "cli/judgement_flags.h"
+#include "inputs/text_files.h"
 
 namespace llmtriage::cli {
-namespace {
-
-std::string default_snapshot_path() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "llmtriage-snapshot-%Y%m%dT%H%M%SZ.json", &tm);
-  return buf;
-}
-
-core::Status capture_endpoint(EvidenceSide& side, const DiagnoseFlags& f, const LiveProgress& progress,
-                              diagnose::DiagnoseInput& in) {
-  // Durations were checked (unit, bounds) when the flags were parsed (cli/option_values.h).
-  const double window = f.window_s, interval = f.interval_s;
-  collect::LiveOptions lo;
-  lo.endpoint = f.endpoint;
-  lo.dcgm = f.dcgm;
-  lo.api_key = f.api_key;
-  lo.window_s = window;
-  lo.interval_s = std::min(interval, std::max(window, 0.001));
-  lo.capture.engine_args = f.engine_args;
-  lo.capture.read_local_gpus = !f.no_local_gpu;
-  const std::string path = f.keep_snapshot.empty() ? default_snapshot_path() : f.keep_snapshot;
-  // Written after every scrape: an interrupted diagnosis still leaves the evidence on disk.
-  // NOTE: collect keeps a failed request's URL, query token included, in its error text; those
-  // texts are scrubbed here before anything is written or shown.
-  auto clean = [&](collect::Snapshot s) {
-    for (auto& fl : s.failures) scrub_secrets(fl.error, side.secrets);
-    for (auto& sc : s.scrapes) scrub_secrets(sc.error, side.secrets);
-    return s;
-  };
-  lo.on_progress = [&](const collect::Snapshot& s) {
-    (void)collect::write_snapshot(path, clean(s), f.api_key);
-    if (progress) progress(s);
-  };
-  auto captured = collect::capture_live(lo);
-  if (!captured) {  // a bad URL: the user's flag
-    core::Error e = std::move(captured).error();
-    scrub_secrets(e.where, side.secrets);
-    scrub_secrets(e.found, side.secrets);
-    scrub_secrets(e.detail, side.secrets);
-    return e;
-  }
-  const collect::Snapshot cleaned = clean(std::move(*captured));
-  const collect::Snapshot* snap = &cleaned;
-  auto st = collect::write_snapshot(path, *snap, f.api_key);
-  const size_t ok = ok_scrapes(*snap);
-  std::string why;
-  for (const auto& fl : snap->failures)
-    if (fl.what == "metrics") {
-      why = fl.error;
-      break;
-    }
-  std::string url = snap->endpoint.empty() ? collect::redact_url_secrets(f.endpoint) : snap->endpoint;
-  side.note(url, "endpoint", ok > 0,
-            ok > 0 ? fmt::format("{} of {} scrape(s) ok over {:g} s", ok, snap->scrapes.size(), window)
-                   : fmt::format("no scrape succeeded ({}): endpoint down or not an inference server",
-                                 why.empty() ? "no answer" : why));
-  if (st) {
-    in.snapshot_path = std::filesystem::absolute(path).string();
-  } else {
-    side.note(path, "snapshot", false, "could not keep the snapshot: " + st.error().message());
-  }
-  add_snapshot(side, *snap, in.snapshot_path.value_or(path), true);
-  return core::ok_status();
-}
-
-core::Result<std::vector<std::string>> lines_of(const std::string& path) {
-  auto text = core::read_file(path);
-  if (!text) return std::move(text).error();
-  std::vector<std::string> out;
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    out.push_back(line);
-  }
-  return out;
-}
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t");
-  if (a == std::string::npos) return "";
-  size_t b = s.find_last_not_of(" \t");
-  return s.substr(a, b - a + 1);
-}
-
-std::string tail_of(const std::string& id) {
-  std::string n = catalog::normalize_model_id(id);
-  while (!n.empty() && n.back() == '/') n.pop_back();
-  auto slash = n.rfind('/');
-  return slash == std::string::npos ? n : n.substr(slash + 1);
-}
-
-}  // namespace
-
-bool same_model(const std::string& a, const std::string& b) {
-  if (catalog::normalize_model_id(a) == catalog::normalize_model_id(b)) return true;
-  return tail_of(a) == tail_of(b);
-}
-
-core::Result<std::vector<std::string>> read_outputs_file(const std::string& path) {
-  auto lines = lines_of(path);
-  if (!lines) return std::move(lines).error();
-  std::vector<std::string> out;
-  for (const auto& line : *lines) {
-    if (trim(line).empty()) continue;
-    if (line.front() == '{') {
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (!j.is_discarded() && j.is_object()) {
-        std::optional<std::string> text;
-        for (const char* k : {"text", "output", "content", "response", "generated_text"})
-          if (j.contains(k) && j[k].is_string()) {
-            text = j[k].get<std::string>();
-            break;
-          }
-        // An OpenAI response body: choices[0].text or choices[0].message.content.
-        if (!text && j.contains("choices") && j["choices"].is_array() && !j["choices"].empty()) {
-          const auto& c = j["choices"][0];
-          if (c.contains("text") && c["text"].is_string()) text = c["text"].get<std::string>();
-          else if (c.contains("message") && c["message"].is_object() && c["message"].contains("content") &&
-                   c["message"]["content"].is_string())
-            text = c["message"]["content"].get<std::string>();
-        }
-        if (text) {
-          out.push_back(*text);
-          continue;
-        }
-      }
-    }
-    out.push_back(line);
-  }
-  return out;
-}
 
 core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress& progress) {
   // A symptom alone is an input: the report then gives the checklist's ranked causes for it.
@@ -174,167 +24,30 @@ core::Result<Gathered> gather_inputs(const DiagnoseFlags& f, const LiveProgress&
   if (auto st = apply_slo_and_thresholds(f.slo, f.thresholds_file, in.slo, in.thresholds); !st) return std::move(st).error();
   for (const auto& o : f.observe)
     if (auto st = add_observation_suggesting(in.observations, o, "--observe"); !st) return std::move(st).error();
+  std::vector<core::InputNote> observe_notes;
+  for (const auto& r : inputs::read_readings_files(f.observe_files, observe_notes))
+    if (auto st = add_observation_suggesting(in.observations, r.text, r.where); !st) return std::move(st).error();
   in.what_if = !f.no_what_if;
   if (f.tp && *f.tp < 1) return core::make_error(core::ErrorKind::usage, "--tp", "an integer >= 1", std::to_string(*f.tp));
 
-  std::vector<std::string> secrets = url_secrets(f.endpoint);
-  for (auto& s : url_secrets(f.dcgm)) secrets.push_back(std::move(s));
-  if (!f.api_key.empty()) secrets.push_back(f.api_key);
-  EvidenceSide now{"", {}, {}, {}, {}, {}, &g.warnings, &f.model, secrets};
-  EvidenceSide base{"baseline ", {}, {}, {}, {}, {}, &g.warnings, &f.model, secrets};
-
-  for (const auto& path : f.observe_files) {
-    auto lines = lines_of(path);
-    if (!lines) {
-      now.note(path, "observe", false, lines.error().message());
-      continue;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < lines->size(); ++i) {
-      std::string l = (*lines)[i];
-      if (auto h = l.find('#'); h != std::string::npos) l = l.substr(0, h);
-      l = trim(l);
-      if (l.empty()) continue;
-      if (auto st = add_observation_suggesting(in.observations, l, path + ":" + std::to_string(i + 1)); !st)
-        return std::move(st).error();
-      ++n;
-    }
-    now.note(path, "observe", n > 0, n > 0 ? plural(n, "reading", "readings") : "no NAME=VALUE line in it");
-  }
-
-  // Evidence, now.
-  if (!f.endpoint.empty()) {
-    in.live = true;
-    if (auto st = capture_endpoint(now, f, progress, in); !st) return std::move(st).error();
-  }
-  for (const auto& p : f.snapshots) read_snapshot_file(now, p);
-  for (const auto& p : f.logs) read_log(now, p);
-  for (const auto& p : f.records) read_records(now, p);
-  for (const auto& p : f.benches) read_bench(now, p);
-  for (const auto& p : f.metrics_files) read_metrics_file(now, p);
-  for (const auto& p : f.gpu_files) read_gpu_file(now, p);
-  for (const auto& p : f.outputs) {
-    auto texts = read_outputs_file(p);
-    if (!texts) {
-      now.note(p, "outputs", false, texts.error().message());
-      continue;
-    }
-    now.note(p, "outputs", !texts->empty(), texts->empty() ? "no response text in it" : plural(texts->size(), "response text", "response texts"));
-    for (auto& t : *texts) now.ev.outputs.push_back(std::move(t));
-  }
-  // The deployment: logs < snapshots/bench config < --engine-args < explicit flags.
-  core::EngineSettings settings = now.from_logs;
-  merge_settings(settings, now.from_snapshots);
-  bool args_ok = false;
-  if (!f.engine_args.empty()) {
-    auto a = ingest::parse_engine_args(f.engine_args);
-    // Everything pasted is also read tolerantly (environment lines, Modelfile, YAML, short flags).
-    const diagnose::LaunchSettings loose = diagnose::read_launch_text(f.engine_args);
-    std::string loose_note = fmt::format("{} setting(s) read", loose.values.size());
-    if (!loose.values.empty()) {
-      std::string keys;
-      size_t k = 0;
-      for (const auto& [key, v] : loose.values)
-        if (k++ < 8) keys += (keys.empty() ? "" : ", ") + key;
-      loose_note += " (" + keys + (loose.values.size() > 8 ? ", ..." : "") + ")";
-    }
-    if (!loose.unparsed.empty()) {
-      std::string words;
-      for (size_t i = 0; i < loose.unparsed.size() && i < 5; ++i) words += (i ? " " : "") + loose.unparsed[i];
-      loose_note += fmt::format("; {} word(s) not understood: {}", loose.unparsed.size(), words);
-    }
-    if (!a) {
-      now.note("--engine-args", "engine_args", !loose.values.empty(),
-               loose_note + "; not an engine command line the ledger reads (" + a.error().message() + ")");
-    } else {
-      merge_settings(settings, a->settings);
-      if (a->engine != core::EngineKind::unknown) now.ev.deployment.engine = a->engine;
-      std::string note = a->engine != core::EngineKind::unknown ? std::string(core::to_string(a->engine)) + " command line"
-                                                               : std::string("command line");
-      for (const auto& n : a->notes) note += "; " + n;
-      if (!a->settings.unmodelled.empty()) note += fmt::format("; {} flag(s) not modelled", a->settings.unmodelled.size());
-      now.note("--engine-args", "engine_args", true, note + "; " + loose_note);
-      args_ok = true;
-    }
-  }
-  if (f.tp) settings.tensor_parallel_size = *f.tp;
-  auto& dep = now.ev.deployment;
-  if (!f.model.empty()) dep.model = f.model;
-  else if (settings.model && dep.model.empty()) dep.model = *settings.model;
-  if (!f.gpu.empty()) dep.gpu = f.gpu;
-  if (settings.tensor_parallel_size && dep.num_gpus < *settings.tensor_parallel_size * settings.pipeline_parallel_size.value_or(1))
-    dep.num_gpus = *settings.tensor_parallel_size * settings.pipeline_parallel_size.value_or(1);
-  dep.settings = settings;
-
-  // The catalog must know the model and the GPU for the ledger; a name it does not know (an
-  // Ollama tag, a workstation card) is reported and the ledger left out.
-  bool ledger_ok = false;
-  if (!dep.model.empty()) {
-    auto m = catalog::load_model(dep.model);
-    const std::string src = !f.model.empty() ? "--model " + dep.model : dep.model;
-    if (!m) {
-      // Not in the catalog: what the name itself says is still used (size, quantization, GGUF).
-      const auto guess = catalog::guess_model_from_name(dep.model);
-      std::string said;
-      const bool read_something = guess.params_b || !guess.family.empty() || !guess.quant.empty() || guess.gguf;
-      if (read_something)
-        for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
-      const std::string text = said.empty() ? m.error().message() + "; nothing read from the name; the memory ledger is left out"
-                                            : "not in the bundled catalog, so the memory ledger is left out; read from the name: " + said;
-      if (!said.empty()) g.warnings.push_back("model " + src + ": " + text);
-      now.note(src, "model", !said.empty(), text);
-    } else {
-      now.note(src, "model", true, "in the catalog");
-    }
-    ledger_ok = m.ok();
-  }
-  if (!dep.gpu.empty()) {
-    auto gs = catalog::find_gpu(dep.gpu);
-    const std::string src = !f.gpu.empty() ? "--gpu " + dep.gpu : dep.gpu;
-    if (!gs) {
-      const auto guess = catalog::guess_gpu_from_name(dep.gpu);
-      std::string said;
-      for (const auto& n : guess.matched) said += (said.empty() ? "" : ", ") + n;
-      const std::string text = guess.recognized()
-                                   ? "not in the GPU catalog, so the memory ledger and the GPU's limits are left out; read from the name: " + said
-                                   : gs.error().message() + "; the memory ledger and the GPU's limits are left out";
-      if (guess.recognized()) g.warnings.push_back("gpu " + src + ": " + text);
-      now.note(src, "gpu", guess.recognized(), text);
-      ledger_ok = false;
-    } else {
-      now.note(src, "gpu", true, fmt::format("{} ({:g} GiB)", gs->name, gs->memory_gib));
-    }
-  } else {
-    ledger_ok = false;
-  }
-  finish_side(now);
-  in.now = std::move(now.ev);
+  auto assembled = inputs::assemble(f, progress);
+  if (!assembled) return std::move(assembled).error();
+  inputs::Assembled& a = *assembled;
+  // The readings files come first under Inputs, as they were named first.
+  for (const auto& n : observe_notes)
+    if (!n.ok) g.warnings.push_back(fmt::format("{} {}: {}", n.kind, n.source, n.note));
+  for (auto& w : a.warnings) g.warnings.push_back(std::move(w));
+  a.now.inputs.insert(a.now.inputs.begin(), observe_notes.begin(), observe_notes.end());
+  in.now = std::move(a.now);
+  in.baseline = std::move(a.baseline);
+  in.snapshot_path = std::move(a.snapshot_path);
+  in.live = a.live;
   // Thin evidence is evidence: the reported symptom, the launch text, the names as typed. A name or
   // an unparsed token never ends the run (the Inputs section says what was not understood).
   in.launch_text = f.engine_args;
   in.model_as_given = f.model;
   in.gpu_as_given = f.gpu;
-  g.any_evidence = has_evidence(in.now) || args_ok || ledger_ok || !in.observations.now.empty() || !in.symptoms.empty() ||
-                   !f.engine_args.empty() || !f.model.empty() || !f.gpu.empty();
-
-  // Evidence, baseline.
-  const bool any_base = !f.baseline_snapshots.empty() || !f.baseline_logs.empty() || !f.baseline_records.empty() ||
-                        !f.baseline_benches.empty() || !f.baseline_metrics_files.empty();
-  if (any_base) {
-    for (const auto& p : f.baseline_snapshots) read_snapshot_file(base, p);
-    for (const auto& p : f.baseline_logs) read_log(base, p);
-    for (const auto& p : f.baseline_records) read_records(base, p);
-    for (const auto& p : f.baseline_benches) read_bench(base, p);
-    for (const auto& p : f.baseline_metrics_files) read_metrics_file(base, p);
-    finish_side(base);
-    base.ev.deployment = in.now.deployment;
-    if (has_evidence(base.ev)) {
-      in.baseline = std::move(base.ev);
-    } else {
-      // Nothing usable: keep the notes so the report says what failed, without a baseline.
-      for (auto& n : base.ev.inputs) in.now.inputs.push_back({n.source, "baseline " + n.kind, n.ok, n.note});
-    }
-  }
+  g.any_evidence = a.any_evidence || !in.observations.now.empty() || !in.symptoms.empty();
   return g;
 }
 

@@ -14,7 +14,6 @@
 #include "catalog/gpu.h"
 #include "catalog/model.h"
 #include "cli/command.h"
-#include "cli/settings_merge.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -50,7 +49,7 @@ void over(std::optional<T>& dst, const std::optional<T>& src) {
 }
 
 void merge(core::EngineSettings& into, const core::EngineSettings& later) {
-  overlay_settings(into, later, UnmodelledMerge::append);
+  core::overlay_settings(into, later, core::UnmodelledMerge::append);
 }
 
 // What the inputs say before the ledger runs.

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/export.h"
-#include "cli/diagnose_sources.h"
+#include "inputs/side.h"
 #include "cli/version.h"
 #include "collect/snapshot.h"
 #include "core/files.h"
@@ -55,9 +55,9 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
     if (fs::is_directory(dir)) {
       auto summary = bench::read_summary(dir);
       if (!summary) return std::move(summary).error();
-      EvidenceSide side;
-      read_bench(side, dir);
-      finish_side(side);
+      inputs::EvidenceSide side;
+      inputs::read_bench(side, dir);
+      inputs::finish_side(side);
       for (const auto& n : side.ev.inputs)
         if (!n.ok && n.kind != "bench metrics") return core::make_error(core::ErrorKind::input, n.source, "a readable " + n.kind, n.note);
       h.runs.push_back({folder_name(dir), false, dir, side.ev.requests});

@@ -37,4 +37,12 @@ struct EngineSettings {
   std::vector<std::string> unmodelled;
 };
 
+// Layering settings from several inputs (a config file, a startup log, --engine-args, explicit
+// flags): each field the later input sets replaces the earlier value.
+enum class UnmodelledMerge {
+  append,         // every one, repeats included (ledger: each input's notes as it stated them)
+  append_unique,  // only those not listed yet (diagnose: the same flag from log and snapshot once)
+};
+void overlay_settings(EngineSettings& into, const EngineSettings& later, UnmodelledMerge how);
+
 }  // namespace llmtriage::core

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "catalog/name_guess.h"
-#include "diagnose/launch_text.h"
+#include "ingest/launch_text.h"
 #include "diagnose/output_checks.h"
 #include "diagnose/rule_util.h"
 #include "diagnose/suspects.h"
@@ -55,7 +55,7 @@ EvidenceItem quote(const std::string& name, const std::string& text, const std::
 }
 
 // The engine family: the log's detection, the launcher words, the signatures' printers, the model name.
-std::string engine_of(const DiagnoseInput& in, const LaunchSettings& ls, const catalog::ModelNameGuess& mg) {
+std::string engine_of(const DiagnoseInput& in, const ingest::LaunchSettings& ls, const catalog::ModelNameGuess& mg) {
   switch (in.now.deployment.engine) {
     case core::EngineKind::vllm:
     case core::EngineKind::vllm_v0: return "vllm";
@@ -176,7 +176,7 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
 
 // ---- launch settings ----
 
-void launch_clues(const LaunchSettings& ls, const std::string& engine, const catalog::ModelNameGuess& mg,
+void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, const catalog::ModelNameGuess& mg,
                   const catalog::GpuNameGuess& gg, const std::vector<Symptom>& sym, const Indicators& ind, Clues& c) {
   const std::string src = "--engine-args";
   const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
@@ -553,7 +553,7 @@ void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Cl
 
 ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms) {
   Clues c;
-  const LaunchSettings ls = read_launch_text(in.launch_text);
+  const ingest::LaunchSettings ls = ingest::read_launch_text(in.launch_text);
   std::string model_name = in.model_as_given;
   if (model_name.empty()) {
     if (auto m = ls.text({"model", "model-path", "model-id", "modelfile-from"})) model_name = *m;

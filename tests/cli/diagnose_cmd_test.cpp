@@ -203,31 +203,27 @@ TEST(DiagnoseCmd, BenchFolderGivesRecordsScrapesAndConfig) {
   EXPECT_TRUE((*met)["ok"].get<bool>());
 }
 
-TEST(DiagnoseCmd, GatherBenchFolderSettingsFromItsConfig) {
+TEST(DiagnoseCmd, GatherPutsReadingsFilesFirstAndCountsThemAsEvidence) {
+  const fs::path p = temp_path("readings.txt");
+  {
+    std::ofstream o(p);
+    o << "# from the dashboard\n\ngateway_timeout_s=30  # the proxy's\n";
+  }
   llmtriage::cli::DiagnoseFlags f;
+  f.observe_files = {p.string()};
   f.benches = {kData + "/bench_run"};
   auto g = llmtriage::cli::gather_inputs(f);
+  fs::remove(p);
   ASSERT_TRUE(g.ok()) << g.error().message();
-  const auto& d = g->input.now.deployment;
-  EXPECT_EQ(d.model, kModel);
-  EXPECT_EQ(d.engine, llmtriage::core::EngineKind::vllm);
-  EXPECT_EQ(d.settings.block_size, 16);
-  EXPECT_EQ(d.settings.max_num_seqs, 64);
-  EXPECT_DOUBLE_EQ(d.settings.gpu_memory_utilization.value_or(0), 0.9);
+  ASSERT_FALSE(g->input.now.inputs.empty());
+  EXPECT_EQ(g->input.now.inputs.front().kind, "observe");
+  EXPECT_EQ(g->input.now.inputs.front().note, "1 reading");
+  EXPECT_EQ(g->input.observations.now.size(), 1u);
   EXPECT_EQ(g->input.now.requests.size(), 6u);
-  EXPECT_EQ(g->input.now.engine_samples.size(), 3u);
   EXPECT_TRUE(g->any_evidence);
 }
 
 TEST(DiagnoseCmd, OutputsInEveryShapeAreRead) {
-  auto texts = llmtriage::cli::read_outputs_file(kData + "/outputs.jsonl");
-  ASSERT_TRUE(texts.ok());
-  ASSERT_EQ(texts->size(), 4u);
-  EXPECT_EQ((*texts)[0], "Paris is the capital of France.<|im_end|>\n<|im_start|>user\nWhat about Spain?");
-  EXPECT_EQ((*texts)[1], "<|im_start|>assistant\nMadrid.<|im_end|>");
-  EXPECT_EQ((*texts)[2], "The answer is 42.<|im_end|><|im_start|>user");
-  EXPECT_EQ((*texts)[3], "a plain line of text, not JSON");
-
   Result r = run({"--outputs", kData + "/outputs.jsonl", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
@@ -236,13 +232,6 @@ TEST(DiagnoseCmd, OutputsInEveryShapeAreRead) {
   EXPECT_EQ((*o)["note"], "4 response texts");
   // With outputs, the numeric/parameter layer is judged.
   for (const auto& nj : j["not_judged"]) EXPECT_NE(nj["layer"], "numeric_parameter") << nj.dump();
-}
-
-TEST(DiagnoseCmd, SameModelComparesIdsAndPaths) {
-  using llmtriage::cli::same_model;
-  EXPECT_TRUE(same_model("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/llama-3.1-8b-instruct"));
-  EXPECT_TRUE(same_model("/models/Llama-3.1-8B-Instruct/", "meta-llama/Llama-3.1-8B-Instruct"));
-  EXPECT_FALSE(same_model("Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"));
 }
 
 TEST(DiagnoseCmd, SnapshotFileIsRead) {

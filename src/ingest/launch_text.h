@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace llmtriage::diagnose {
+namespace llmtriage::ingest {
 
 struct LaunchSettings {
   // Normalised key -> value ("" for a bare flag). Flags: lower case, no leading dashes, '_' as
@@ -32,4 +32,4 @@ struct LaunchSettings {
 
 LaunchSettings read_launch_text(const std::string& text);
 
-}  // namespace llmtriage::diagnose
+}  // namespace llmtriage::ingest

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
-#include "cli/diagnose_sources.h"
+#include "inputs/side.h"
 #include "core/files.h"
 #include "ingest/gpu_dcgm.h"
 #include "ingest/gpu_smi.h"
 #include "ingest/metrics_engine.h"
 
-namespace llmtriage::cli {
+namespace llmtriage::inputs {
 
 namespace {
 
@@ -85,4 +85,4 @@ void read_gpu_file(EvidenceSide& side, const std::string& path) {
   for (auto& s : smi->gpus) side.ev.gpu_samples.push_back(std::move(s));
 }
 
-}  // namespace llmtriage::cli
+}  // namespace llmtriage::inputs

@@ -1,7 +1,7 @@
 #pragma once
 // One side of a diagnosis (now, or a healthy baseline) assembled from the inputs the user named:
 // each reader's output merged into one Evidence, with one InputNote per input (ok or why not).
-// Used by cli/diagnose_inputs.cpp; split out to keep one concept per file.
+// inputs/assemble.h drives it for `diagnose`; `report` reads bench folders with it.
 #include <fmt/format.h>
 
 #include <optional>
@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "cli/diagnose_inputs.h"
+#include "catalog/names.h"
 #include "collect/snapshot.h"
 #include "core/evidence.h"
 
-namespace llmtriage::cli {
+namespace llmtriage::inputs {
 
 // Replaces every occurrence of each secret (3 characters or more) with "<redacted>".
 void scrub_secrets(std::string& text, const std::vector<std::string>& secrets);
@@ -54,7 +54,7 @@ struct EvidenceSide {
   }
   // A source naming another model than --model contradicts the user: not used.
   std::optional<std::string> contradicts(const std::string& model) const {
-    if (!model_flag || model_flag->empty() || model.empty() || same_model(model, *model_flag)) return std::nullopt;
+    if (!model_flag || model_flag->empty() || model.empty() || catalog::same_model(model, *model_flag)) return std::nullopt;
     // A local checkpoint directory ("/opt/ml/model", SageMaker's layout) does not say which model
     // it holds: it cannot contradict an id given with --model.
     auto local = [](const std::string& m) { return m.front() == '/' || m.front() == '.' || m.front() == '~'; };
@@ -73,7 +73,7 @@ void read_log(EvidenceSide& side, const std::string& path);
 void read_records(EvidenceSide& side, const std::string& path, const char* kind = "records");
 // A `llmtriage bench --out` folder: summary.json, records.jsonl, metrics.jsonl.
 void read_bench(EvidenceSide& side, const std::string& dir);
-// diagnose_files.cpp: a saved /metrics text (engine and/or GPU series) and a GPU readings file
+// metrics_files.cpp: a saved /metrics text (engine and/or GPU series) and a GPU readings file
 // (nvidia-smi CSV or a saved dcgm-exporter text); each is one reading at the file's mtime.
 void read_metrics_file(EvidenceSide& side, const std::string& path);
 void read_gpu_file(EvidenceSide& side, const std::string& path);
@@ -81,4 +81,4 @@ void read_gpu_file(EvidenceSide& side, const std::string& path);
 void finish_side(EvidenceSide& side);
 bool has_evidence(const core::Evidence& e);
 
-}  // namespace llmtriage::cli
+}  // namespace llmtriage::inputs

@@ -1,4 +1,4 @@
-#include "diagnose/launch_text.h"
+#include "ingest/launch_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,10 +8,10 @@
 
 #include "ingest/engine_args.h"
 
-namespace llmtriage::diagnose {
+namespace llmtriage::ingest {
 namespace {
 
-std::string lower(std::string s) {
+std::string ascii_lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -30,7 +30,7 @@ const std::map<std::string, std::string>& short_flags() {
 
 // Words that name a launcher; what follows is its arguments.
 std::string launcher(const std::string& w) {
-  std::string l = lower(w);
+  std::string l = ascii_lower(w);
   auto slash = l.rfind('/');
   std::string base = slash == std::string::npos ? l : l.substr(slash + 1);
   for (const char* p : {"vllm", "llama-server", "llama-cli", "server", "main", "ollama", "lmdeploy", "trtllm-build",
@@ -143,7 +143,7 @@ LaunchSettings read_launch_text(const std::string& text) {
 
   for (const std::string& l : lines) {
     const size_t first = l.find_first_not_of(" \t");
-    const std::string lead = first == std::string::npos ? "" : lower(l.substr(first, 8));
+    const std::string lead = first == std::string::npos ? "" : ascii_lower(l.substr(first, 8));
     const bool list = lead.rfind("args:", 0) == 0 || lead.rfind("command:", 0) == 0 || lead.rfind("[", 0) == 0 ||
                       lead.rfind("- ", 0) == 0;
     std::vector<std::string> w = words_of(l, list);
@@ -160,13 +160,13 @@ LaunchSettings read_launch_text(const std::string& text) {
       continue;
     }
     if (w[0] == "TEMPLATE" || w[0] == "SYSTEM" || w[0] == "ADAPTER" || w[0] == "LICENSE") {
-      s.values["modelfile-" + lower(w[0])] = w.size() >= 2 ? w[1] : "";
+      s.values["modelfile-" + ascii_lower(w[0])] = w.size() >= 2 ? w[1] : "";
       continue;
     }
     // YAML "key: value" (a LocalAI model file, a Kubernetes env entry); "args:" introduces a list.
     if (w[0].size() > 1 && w[0].back() == ':' && !looks_flag(w[0])) {
       std::string key = w[0].substr(0, w[0].size() - 1);
-      if (lower(key) == "args" || lower(key) == "command" || key == "-") {
+      if (ascii_lower(key) == "args" || ascii_lower(key) == "command" || key == "-") {
         w.erase(w.begin());
       } else if (w.size() >= 2 && !looks_flag(w[1])) {
         s.values[env_name(key) ? key : ingest::normalize_flag_name(key)] = w[1];
@@ -231,7 +231,7 @@ LaunchSettings read_launch_text(const std::string& text) {
         continue;
       }
       // Positional words: the engine's subcommand, a model path or a template name ("deploy vicuna").
-      const std::string lw = lower(word);
+      const std::string lw = ascii_lower(word);
       if (lw == "serve" || lw == "-m" || lw == "run" || lw == "api_server" || lw == "deploy" || lw == "exec" || lw == "-c") {
         s.programs.push_back(lw);
         continue;
@@ -246,4 +246,4 @@ LaunchSettings read_launch_text(const std::string& text) {
   return s;
 }
 
-}  // namespace llmtriage::diagnose
+}  // namespace llmtriage::ingest

@@ -1,12 +1,12 @@
-// Launch settings as pasted (diagnose/launch_text.h): one table of inputs and the keys read.
+// Launch settings as pasted (ingest/launch_text.h): one table of inputs and the keys read.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "diagnose/launch_text.h"
+#include "ingest/launch_text.h"
 
-namespace d = llmtriage::diagnose;
+namespace d = llmtriage::ingest;
 
 TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
   struct Row {

@@ -1,4 +1,4 @@
-#include "cli/diagnose_sources.h"
+#include "inputs/side.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "bench/export.h"
-#include "cli/settings_merge.h"
 #include "collect/redact.h"
 #include "core/files.h"
 #include "ingest/engine_args.h"
@@ -17,7 +16,7 @@
 #include "ingest/metrics_engine.h"
 #include "ingest/records.h"
 
-namespace llmtriage::cli {
+namespace llmtriage::inputs {
 void scrub_secrets(std::string& text, const std::vector<std::string>& secrets) {
   for (const auto& sec : secrets) {
     if (sec.size() < 3) continue;
@@ -56,7 +55,7 @@ std::vector<std::string> url_secrets(const std::string& url) {
 }
 
 void merge_settings(core::EngineSettings& into, const core::EngineSettings& later) {
-  overlay_settings(into, later, UnmodelledMerge::append_unique);
+  core::overlay_settings(into, later, core::UnmodelledMerge::append_unique);
 }
 
 size_t ok_scrapes(const collect::Snapshot& s) {
@@ -310,4 +309,4 @@ bool has_evidence(const core::Evidence& e) {
          !e.outputs.empty();
 }
 
-}  // namespace llmtriage::cli
+}  // namespace llmtriage::inputs
