@@ -212,9 +212,9 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
                         symptoms.empty() ? std::string("no symptom") : std::string(to_string(symptoms.front())),
                         num(s.prior));
     else
-      why = fmt::format(" Prior for the symptom {}, moved by {} piece(s) of evidence for{}; confidence {:.0f}% among the "
+      why = fmt::format(" Prior {} {}, moved by {} piece(s) of evidence for{}; confidence {:.0f}% among the "
                         "causes this table knows.",
-                        num(s.prior), s.pro.size(),
+                        symptoms.empty() ? "with no symptom given" : "for the symptom", num(s.prior), s.pro.size(),
                         s.con.empty() ? std::string() : fmt::format(" and {} against", s.con.size()), 100 * std::min(p, 0.95));
     f.explanation = c.explanation + why;
     for (const Clue* cl : s.pro) f.evidence.push_back(cl->item);

@@ -50,6 +50,8 @@ struct ClueSet {
   std::string engine;
 };
 ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
+// suspect_reservation.cpp: a full GPU that is the KV pool reserved at startup, by design.
+std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
 
 struct SuspectOptions {
   size_t max_suspects = 3;
