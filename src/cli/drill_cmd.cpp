@@ -1,7 +1,3 @@
-// `llmtriage drill SCENARIO`: the whole method on the embedded engine. Serve the scenario's
-// faulty deployment (sim serve, in process, 127.0.0.1, a free port), drive its traffic with the
-// bench runner, snapshot /metrics, diagnose, apply the top finding's first remedy the simulator
-// can apply, re-run the same request set with the same seed, and print the A/B. docs/drill.md.
 // `llmtriage drill SCENARIO`: the whole method on the embedded engine (src/drill/sim_drill.h) or,
 // with --engine-cmd, on a real server (src/drill/engine_drill.h). Parsing and wiring only: the
 // drill prints and writes each step's results as it reaches them. docs/drill.md.
@@ -17,6 +13,7 @@
 #include "collect/snapshot.h"
 #include "core/exit_code.h"
 #include "core/files.h"
+#include "core/slo.h"
 #include "drill/sim_drill.h"
 #include "drill/sim_drill_report.h"
 #include "report/diagnose_json.h"
@@ -31,6 +28,8 @@ struct DrillOpts {
   double target_wall_s = 20;    // auto time scale: each run takes about this long
   std::optional<std::string> out;
   bool no_remedy = false;
+  int max_steps = 4;
+  std::string objective;  // the SLO grammar: "ttft=2s,tpot=100ms" == "ttft_p99_s=2,tpot_p99_s=0.1"
   EngineDrillFlags engine;  // --engine-cmd: a real server instead of the simulated engine
 };
 
@@ -43,14 +42,21 @@ core::Status write_run(const std::string& dir, const drill::HttpRun& r) {
   return collect::write_snapshot(dir + "/snapshot.json", r.snapshot);
 }
 
-// What each step leaves in --out: a/ after run A, diagnosis.json after the diagnosis, b/ after run B.
+// What each step leaves in --out: a/ after run A, diagnosis.json after the diagnosis, b/ after the
+// first step's run, b2/, b3/ ... after the next ones.
 core::Status write_step(const std::string& out, drill::SimDrillStep step, const drill::SimDrillResult& r) {
   switch (step) {
     case drill::SimDrillStep::ran_a: return write_run(out + "/a", *r.a);
     case drill::SimDrillStep::diagnosed:
       (void)core::write_file_atomic(out + "/diagnosis.json", report::to_json(r.report).dump(2) + "\n");
       return core::ok_status();
-    case drill::SimDrillStep::ran_b: return write_run(out + "/b", *r.b);
+    case drill::SimDrillStep::ran_b: {
+      if (r.steps_done == 0 || r.steps_done > r.steps.size() || !r.steps[r.steps_done - 1].run) return core::ok_status();
+      size_t nth = 0;  // the how-manieth run of the path this is
+      for (size_t i = 0; i < r.steps_done; ++i) nth += r.steps[i].run ? 1 : 0;
+      return write_run(out + (nth == 1 ? std::string("/b") : "/b" + std::to_string(nth)), *r.steps[r.steps_done - 1].run);
+    }
+    case drill::SimDrillStep::finished:
     case drill::SimDrillStep::started:
     case drill::SimDrillStep::startup:
     case drill::SimDrillStep::planned: return core::ok_status();
@@ -71,8 +77,10 @@ Command make_drill_command() {
       {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/): deployment, traffic, faults and the diagnosis it must produce", &o->scenario, "", true},
       {"--time-scale", "", "virtual seconds per wall second for sim serve and the load (0: chosen so each run takes about --target-wall seconds)", &o->time_scale},
       {"--target-wall DURATION", "", "with --time-scale 0: wall time one run should take", &o->target_wall_s, "", false, kPositive},
-      {"--out,-o DIR", "", "folder for both runs (a/ and b/: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
+      {"--out,-o DIR", "", "folder for the runs (a/, then b/, b2/ ... per step: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
       {"--no-remedy", "", "stop after the diagnosis (no second run)", &o->no_remedy},
+      {"--max-steps", "", "run at most N steps of the remedy plan (each a run of the same request set)", &o->max_steps},
+      {"--objective SLO", "", "the P99s to reach, in the SLO grammar (ttft=2s,tpot=100ms == ttft_p99_s=2,tpot_p99_s=0.1); default: the plan's (the scenario's SLO or its baseline's P99s)", &o->objective},
       {"--engine-cmd TEXT", "", "drill a real server instead: its command line with {model} {port} {host} {parallel} {ctx} {threads}; SCENARIO is then one of data/drills/engine_scenarios.json (too-few-slots, prompts-over-slot-context, cpu-starved)", &o->engine.engine_cmd},
       {"--engine-model FILE", "", "with --engine-cmd: the model file the server loads ({model}; the ledger reads it too)", &o->engine.engine_model},
       {"--run-deadline DURATION", "", "with --engine-cmd: bound on each load run", &o->engine.run_deadline_s, "", false, kPositive},
@@ -81,6 +89,15 @@ Command make_drill_command() {
     if (!o->engine.engine_cmd.empty()) return run_engine_drill_command(ctx, o->scenario, o->engine, o->out, o->no_remedy);
     if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
     if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));
+    if (o->max_steps < 1 || o->max_steps > 20) return fail(ctx, usage("--max-steps", "a whole number in [1, 20]", std::to_string(o->max_steps)));
+    std::optional<core::Slo> objective;
+    if (!o->objective.empty()) {
+      auto slo = core::parse_slo(o->objective, "--objective");
+      if (!slo.ok()) return fail(ctx, slo.error());
+      if (!slo->ttft_s && !slo->tpot_s)
+        return fail(ctx, usage("--objective", "a P99 TTFT and/or TPOT (ttft=2s,tpot=100ms)", o->objective));
+      objective = *slo;
+    }
     auto loaded = drill::load_case(o->scenario);
     if (!loaded.ok()) return fail(ctx, loaded.error());
     if (o->out) {
@@ -92,6 +109,11 @@ Command make_drill_command() {
     so.time_scale = o->time_scale;
     so.target_wall_s = o->target_wall_s;
     so.apply_remedy = !o->no_remedy;
+    so.max_steps = static_cast<size_t>(o->max_steps);
+    if (objective) {
+      so.objective_ttft_p99_s = objective->ttft_s;
+      so.objective_tpot_p99_s = objective->tpot_s;
+    }
     so.on_step = [&](drill::SimDrillStep step, const drill::SimDrillResult& r) -> core::Status {
       if (!ctx.json) ctx.out << drill::sim_drill_step_text(r, step);
       return o->out ? write_step(*o->out, step, r) : core::ok_status();
@@ -104,7 +126,7 @@ Command make_drill_command() {
       auto st = core::write_file_atomic(*o->out + "/drill.json", doc.dump(2) + "\n");
       if (!r->startup_failed()) {
         if (!st.ok()) return fail(ctx, st.error());
-        if (!ctx.json) ctx.out << "\nResults: " << *o->out << " (a/, b/: bench results and snapshot.json; diagnosis.json; drill.json)\n";
+        if (!ctx.json) ctx.out << "\nResults: " << *o->out << " (a/, b/, b2/ ...: bench results and snapshot.json per run; diagnosis.json; drill.json)\n";
       }
     }
     if (ctx.json) ctx.out << doc.dump(2) << "\n";

@@ -239,6 +239,7 @@ LayerResult analyze_hardware(const Context& c) {
   if (!interconnect_bottleneck(c, models, gpu, r.findings)) power_throttled(c, gpu, r.findings);
   thermal_throttled(c, r.findings);
   slow_kernel_path(c, models, gpu, r.findings);
+  if (r.findings.empty()) replica_slower_than_peers(c, r.findings);
   if (r.findings.empty()) step_slower_than_baseline(c, r.findings);
 
   if (!r.findings.empty()) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "diagnose/analyzers.h"
+#include "diagnose/load_rules.h"
 #include "diagnose/mix_throughput.h"
 #include "diagnose/rule_util.h"
 
@@ -341,6 +342,7 @@ LayerResult analyze_load(const Context& c) {
     prefix_defeated(c, r);
   }
   artifacts(c, r);
+  unrecorded_traffic(c, r.findings);
 
   bool any = false;
   for (const char* n : {"input_len_mean", "output_len_mean", "request_rate", "one_token_output_share",

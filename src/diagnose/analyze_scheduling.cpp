@@ -59,8 +59,7 @@ LayerResult analyze_scheduling(const Context& c) {
   auto add = [&](const char* name, std::optional<double> th, const char* op) {
     if (c.ind.get(name)) r.verdict.evidence.push_back(c.ind.item(name, th, op));
   };
-  if (c.ind.get(kit::first_name(c, {"waiting_p50", "waiting"})))
-    r.verdict.evidence.push_back(sched::waiting_item(c, sched::deep_queue(c), "<"));
+  if (const auto qd = sched::deep_queue(c); qd.waiting) r.verdict.evidence.push_back(sched::waiting_item(c, qd, "<"));
   add(kit::first_name(c, {"kv_usage", "kv_usage_max"}), c.th.get("sched.kv_near_full"), "<");
   add("preemptions_per_s", c.th.get("sched.preemption_rate_per_s"), "<");
   add("outputs_cut_at_context", 1, "<");

@@ -43,7 +43,7 @@ constexpr UnitRow kDerivedUnits[] = {
     {"kv_cache_quantized", "0/1"}, {"weights_quantized", "0/1"}, {"outputs_count", "count"},
     {"template_marker_share", "fraction"}, {"repetitive_output_share", "fraction"},
     {"garbled_output_share", "fraction"}, {"records_count", "count"}, {"records_ok", "count"}, {"records_cut", "requests"}, {"requests_over_context_share", "fraction"}, {"outputs_cut_at_context", "requests"}, {"prompts_over_context_refused", "requests"}, {"longest_request_tokens", "tokens"}, {"engine_threads", "threads"}, {"host_cpu_cores", "cores"},
-    {"input_len_p50", "tokens"}, {"records_request_rate", "req/s"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
+    {"input_len_p50", "tokens"}, {"client_in_flight_mean", "requests"}, {"prompt_tokens_per_s", "tokens/s"}, {"waiting_client", "requests"}, {"server_input_len_mean", "tokens"}, {"server_requests", "requests"}, {"replica_tpot_p50_slowest", "s"}, {"replica_tpot_p50_others", "s"}, {"replica_running_slowest", "requests"}, {"replica_running_others", "requests"}, {"replica_requests_slowest", "requests"}, {"replica_requests_others", "requests"}, {"replica_input_len_slowest", "tokens"}, {"replica_input_len_others", "tokens"}, {"records_request_rate", "req/s"}, {"ignore_eos_share", "fraction"}, {"window_s", "s"},
 };
 
 }  // namespace
@@ -103,6 +103,22 @@ void summarize_evidence(const core::Evidence& ev, const Thresholds& th, Indicato
   summarize_records(ev.requests, th, out);
   summarize_events(ev, out);
   summarize_outputs(ev.outputs, th, out);
+  // The queue the engine's gauge does not show. With the engine at its running cap (max-num-seqs,
+  // llama.cpp's slots) on one engine series, whatever the clients hold in flight beyond that cap
+  // waits somewhere in front of the scheduler: llama.cpp reads a request only when one of its
+  // n_parallel + 2 HTTP threads is free (tools/server/server.cpp), so a slot queue shows as at
+  // most a request or two in requests_deferred while the rest wait in the listen backlog. Not
+  // derived across several replicas (the records may span them, the cap is one engine's).
+  {
+    auto in_flight = out.find("client_in_flight_mean"), seqs = out.find("max_num_seqs"), run = out.find("running_max");
+    if (in_flight != out.end() && seqs != out.end() && run != out.end() && !out.count("replicas") && seqs->second.value > 0 &&
+        run->second.value >= seqs->second.value)
+      out["waiting_client"] = Indicator{
+          std::max(0.0, in_flight->second.value - seqs->second.value),
+          fmt::format("records: {:.1f} requests in flight at the client (Little's law) - the engine's cap of {} running, "
+                      "reached (running max {}): held in front of the scheduler",
+                      in_flight->second.value, core::format_number(seqs->second.value), core::format_number(run->second.value))};
+  }
   // Against the context one request may use (max_model_len; llama.cpp: the slot's context). A
   // prompt pinned at it was cut to fit (served, at the limit); a prompt + max_tokens above it asks
   // for more than a request can hold: refused (llama.cpp 400 "exceeds the available context size")

@@ -140,9 +140,11 @@ void summarize_engine_samples(const std::vector<EngineSample>& samples, Indicato
     t_max = std::max(t_max, e.t_s);
   }
   std::vector<Series> all;
+  std::vector<std::string> engine_of;  // all[i]'s data-parallel engine label ("" when none)
   for (auto& [k, s] : by_key) {
     std::stable_sort(s.begin(), s.end(), [](auto* a, auto* b) { return a->t_s < b->t_s; });
     all.push_back(std::move(s));
+    engine_of.push_back(k.second);
   }
   const double window = t_max - t_min;
   const std::string src = fmt::format("metrics ({} samples, {} engine series, {:.0f} s)", samples.size(), all.size(), window);
@@ -200,6 +202,9 @@ void summarize_engine_samples(const std::vector<EngineSample>& samples, Indicato
     Gauge g = gauge(all, [](const EngineSample& e) { return e.generation_throughput_tok_s; });
     if (g.series) out["output_tokens_per_s"] = Indicator{g.series_sum_of_means, src + ": generation throughput (log stats), summed over engines"};
   }
+  // Prompt tokens per second where only a log's stats lines give it (vLLM "Avg prompt throughput").
+  if (Gauge g = gauge(all, [](const EngineSample& e) { return e.prompt_throughput_tok_s; }); g.series)
+    out["prompt_tokens_per_s"] = Indicator{g.series_sum_of_means, src + ": prompt throughput (log stats), summed over engines"};
   {
     Increase q = increase(all, [](const EngineSample& e) { return e.prefix_cache_queries_total; });
     Increase h = increase(all, [](const EngineSample& e) { return e.prefix_cache_hits_total; });
@@ -232,8 +237,65 @@ void summarize_engine_samples(const std::vector<EngineSample>& samples, Indicato
   put_hist(&EngineSample::ttft_s, "TTFT", "ttft_p50_s", "ttft_p99_s", nullptr);
   if (!put_hist(&EngineSample::tpot_s, "TPOT", "tpot_p50_s", "tpot_p99_s", nullptr))
     put_hist(&EngineSample::itl_s, "inter-token latency (as TPOT)", "tpot_p50_s", "tpot_p99_s", nullptr);
+  // One replica against its peers (data-parallel `engine` labels): the slowest series' TPOT p50
+  // and mean running batch, and the median of the others'. A replica that decodes slower at no
+  // larger a batch is a slower device (throttled, shared, degraded), whatever the others do.
+  {
+    struct Rep {
+      std::string id;
+      double tpot = 0, running = 0;
+      std::optional<double> requests, input_len;  // finished in the window, mean prompt (its prompt histogram)
+    };
+    std::vector<Rep> reps;
+    for (size_t i = 0; i < all.size(); ++i) {
+      const Series& series = all[i];
+      if (engine_of[i].empty()) continue;
+      auto h = window_hist(series, &EngineSample::tpot_s);
+      if (!h || h->count <= 0) h = window_hist(series, &EngineSample::itl_s);
+      if (!h || h->count <= 0) continue;
+      auto p50 = finite(ingest::histogram_quantile(0.5, *h).value);
+      if (!p50 || *p50 <= 0) continue;
+      Gauge g = gauge({series}, [](const EngineSample& e) { return e.running; });
+      Rep r{engine_of[i], *p50, g.series ? g.mean_of_series : 0.0, std::nullopt, std::nullopt};
+      if (auto ph = window_hist(series, &EngineSample::prompt_tokens); ph && ph->count > 0) {
+        r.requests = ph->count;
+        r.input_len = ingest::histogram_mean(*ph);
+      }
+      reps.push_back(std::move(r));
+    }
+    if (reps.size() >= 2) {
+      std::sort(reps.begin(), reps.end(), [](const Rep& a, const Rep& b) { return a.tpot > b.tpot; });
+      std::vector<double> others_tpot, others_run, others_req, others_len;
+      for (size_t i = 1; i < reps.size(); ++i) {
+        others_tpot.push_back(reps[i].tpot);
+        others_run.push_back(reps[i].running);
+        if (reps[i].requests) others_req.push_back(*reps[i].requests);
+        if (reps[i].input_len) others_len.push_back(*reps[i].input_len);
+      }
+      const std::string rs = fmt::format("{}: per-replica TPOT histograms ({} replicas)", src, reps.size());
+      out["replica_tpot_p50_slowest"] = Indicator{reps[0].tpot, rs + ", engine " + reps[0].id};
+      out["replica_tpot_p50_others"] = Indicator{core::quantile(others_tpot, 0.5).value_or(0), rs + ": median of the others"};
+      out["replica_running_slowest"] = Indicator{reps[0].running, rs + ": mean running, engine " + reps[0].id};
+      out["replica_running_others"] = Indicator{core::quantile(others_run, 0.5).value_or(0), rs + ": median of the others' mean running"};
+      // What each was given: requests finished and their mean prompt (per-replica prompt histograms).
+      const std::string ps = fmt::format("{}: per-replica prompt-length histograms", src);
+      if (reps[0].requests && others_req.size() + 1 == reps.size()) {
+        out["replica_requests_slowest"] = Indicator{*reps[0].requests, ps + ", engine " + reps[0].id};
+        out["replica_requests_others"] = Indicator{*core::quantile(others_req, 0.5), ps + ": median of the others"};
+      }
+      if (reps[0].input_len && others_len.size() + 1 == reps.size()) {
+        out["replica_input_len_slowest"] = Indicator{*reps[0].input_len, ps + ", engine " + reps[0].id};
+        out["replica_input_len_others"] = Indicator{*core::quantile(others_len, 0.5), ps + ": median of the others"};
+      }
+    }
+  }
   put_hist(&EngineSample::e2e_s, "E2E", nullptr, "e2e_p99_s", nullptr);
   put_hist(&EngineSample::prompt_tokens, "prompt length", "input_len_p50", "input_len_p99", "input_len_mean");
+  // The server's own view of the prompt lengths, kept apart from the records' (which replace
+  // input_len_mean): traffic the records do not hold (other clients) shows as a difference.
+  if (auto it = out.find("input_len_mean"); it != out.end()) out["server_input_len_mean"] = it->second;
+  if (auto h = merged_hist(all, &EngineSample::prompt_tokens); h && h->count > 0)
+    out["server_requests"] = Indicator{h->count, src + ": requests the server finished (prompt-length histogram count)"};
   put_hist(&EngineSample::output_tokens, "generation length", "output_len_p50", nullptr, "output_len_mean");
 }
 

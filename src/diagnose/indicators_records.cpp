@@ -199,6 +199,24 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   // server than clients sent are copies (retries after a gateway cut) or another client's traffic.
   if (n >= 2 && t_last_arrival > t_first)
     put("records_request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "client arrivals / span");
+  // The clients' mean concurrency by Little's law: the time the requests spent in flight (send to
+  // last byte) over the span they cover. What the service was asked to hold at once, queued or
+  // running, wherever it queued (the engine's waiting gauge, an HTTP thread pool, a listen backlog).
+  {
+    double busy = 0, lo = 0, hi = 0;
+    size_t m = 0;
+    for (const auto& r : records) {
+      if ((cut && cut_by_run_end(r)) || r.status != core::RequestStatus::ok || !r.e2e_s) continue;
+      const double s0 = r.send_s.value_or(r.arrival_s);
+      lo = m ? std::min(lo, s0) : s0;
+      hi = m ? std::max(hi, s0 + *r.e2e_s) : s0 + *r.e2e_s;
+      busy += *r.e2e_s;
+      ++m;
+    }
+    if (m >= 2 && hi > lo)
+      put("client_in_flight_mean", busy / (hi - lo),
+          fmt::format("{} ok requests' time in flight / the {:.1f} s they span (Little's law)", m, hi - lo));
+  }
   if (!out_len.empty() && t_end > t_first && !out.count("output_tokens_per_s")) {
     double sum = 0;
     for (double v : out_len) sum += v;

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "diagnose/scheduling_rules.h"
+#include "diagnose/hardware_rules.h"
 
 namespace llmtriage::diagnose::sched {
 
@@ -83,6 +84,12 @@ void queue_backlog(const Context& c, kit::Models& m, const QueueDepth& qd, doubl
 
 QueueDepth deep_queue(const Context& c) {
   QueueDepth q;
+  q.reading = kit::first_name(c, {"waiting_p50", "waiting"});
+  q.waiting = c.ind.get(q.reading);
+  if (auto client = c.ind.get("waiting_client"); client && (!q.waiting || *client > *q.waiting)) {
+    q.waiting = client;
+    q.reading = "waiting_client";
+  }
   const double fixed = c.th.get("sched.waiting_deep");
   q.threshold = fixed;
   const auto seqs = c.ind.get("max_num_seqs");
@@ -101,7 +108,7 @@ QueueDepth deep_queue(const Context& c) {
 }
 
 EvidenceItem waiting_item(const Context& c, const QueueDepth& q, const char* op) {
-  EvidenceItem e = c.ind.item(kit::first_name(c, {"waiting_p50", "waiting"}), q.threshold, op);
+  EvidenceItem e = c.ind.item(q.reading.empty() ? kit::first_name(c, {"waiting_p50", "waiting"}) : q.reading, q.threshold, op);
   if (!q.basis.empty()) e.text = e.text.empty() ? q.basis : q.basis + "; " + e.text;
   return e;
 }
@@ -110,8 +117,8 @@ void kv_pool_saturated(const Context& c, kit::Models& m, std::vector<Finding>& o
   // One cause, one finding: a preemption storm is the pool saturating while serving.
   for (const auto& f : out)
     if (f.id == "preemption_storm") return;
-  const auto waiting = first(c, {"waiting_p50", "waiting"});
   const QueueDepth qd = deep_queue(c);
+  const auto waiting = qd.waiting;
   const double deep = qd.threshold, full = c.th.get("sched.kv_near_full");
   if (!waiting || *waiting < deep) return;
   // Which capacity limit binds: the KV pool, or the running-batch cap (max-num-seqs) with KV to spare.
@@ -286,9 +293,9 @@ void long_prefill_blocking(const Context& c, kit::Models& m, std::vector<Finding
   // The queue is shallow: not capacity-bound (a deep queue is queue_saturated's). It need not be
   // empty: arrivals during a long whole-prompt step wait for the next one, so a scrape often sees a
   // few waiting (2-3 on a loaded host in the drill); an empty queue makes the case stronger.
-  const auto waiting = first(c, {"waiting_p50", "waiting"});
   const auto ttft = c.ind.get("ttft_p99_s");
   const QueueDepth qd = deep_queue(c);
+  const auto waiting = qd.waiting;
   if (!waiting || *waiting >= qd.threshold || !ttft || *ttft <= c.in.slo.ttft_p99_s) return;
   if (auto kv = c.ind.get("kv_usage"); kv && *kv >= c.th.get("sched.kv_near_full")) return;
   const bool idle = *waiting <= c.th.get("sched.waiting_idle");
@@ -377,6 +384,9 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
   const bool throttled = c.ind.get("throttle_power").value_or(0) > 0 || c.ind.get("throttle_thermal").value_or(0) > 0 ||
                          c.ind.get("clock_ratio").value_or(1) < c.th.get("hw.clock_ratio_low");
   if (throttled) return;
+  // Against a baseline at the same lengths, a step slower than the batch's growth can make it is
+  // a slower processor (hardware_rules.h); the batch grew because requests stay longer.
+  if (step_slower_than_batch_explains(c)) return;
   const bool telemetry = c.ind.get("clock_ratio") || c.ind.get("throttle_power");
   Finding f = kit::finding("batch_too_large", Layer::scheduling_capacity, Symptom::tpot_high, Severity::warning,
                            "Running batch too large for the TPOT objective");

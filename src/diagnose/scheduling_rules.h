@@ -1,6 +1,7 @@
 #pragma once
 // The scheduling_capacity rules, one function each (docs/rules.md). Each appends the finding it
 // located, with its evidence and ordered single-variable remedies, or nothing.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
 struct QueueDepth {
   double threshold = 0;
   std::string basis;  // "0.5 x 4 running (max-num-seqs/slots 4)", "" when the fixed threshold applied
+  // The queue reading judged against it: the engine's median waiting, or the requests the clients
+  // held beyond the engine's running cap (waiting_client) when that is larger -- a queue the
+  // engine's gauge cannot show (llama.cpp's HTTP threads, a listen backlog). Unset: none measured.
+  std::optional<double> waiting;
+  std::string reading;  // its indicator's name
 };
 QueueDepth deep_queue(const Context& c);
 // The waiting reading compared with deep_queue's threshold, the basis in its text.

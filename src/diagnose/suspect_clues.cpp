@@ -151,8 +151,17 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
     if ((id == "llamacpp_offloaded_layers" || id == "ollama_offload_plan") && f("on_gpu") && f("layers") && *f("layers") > 0) {
       const double on = *f("on_gpu"), all = *f("layers");
       auto item = reading("layers_on_gpu", on, "layers", e.source, fmt::format("{} of {} layers on the GPU", num(on), num(all)), all, "<");
-      if (on < all) c.add("partial_offload", 3.0, item, true);
-      else c.add("partial_offload", -2.0, item);
+      // None of the layers on the GPU is not a split but a GPU left unused (a CUDA backend that
+      // did not start, a CPU-only build, or -ngl 0): the offload plan of a server that has no
+      // GPU to offload to. A split (some on the GPU) is placement: the scheduling layer's.
+      if (on == 0) {
+        c.add("gpu_not_used", 2.5, item);
+        c.add("partial_offload", 1.0, item);
+      } else if (on < all) {
+        c.add("partial_offload", 3.0, item, true);
+      } else {
+        c.add("partial_offload", -2.0, item);
+      }
     }
     if (id == "sglang_load_weight_end" && f("avail_mem_gb") && f("mem_usage_gb") && *f("mem_usage_gb") > 0 &&
         *f("avail_mem_gb") < 0.12 * (*f("avail_mem_gb") + *f("mem_usage_gb")))
@@ -274,6 +283,26 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   }
   for (const char* k : {"NCCL_P2P_DISABLE", "disable-custom-all-reduce"})
     if (ls.has(k)) c.add("interconnect_bound", 1.0, quote("p2p", std::string(k) + " (no peer-to-peer all-reduce)", src));
+  // Weights offloaded to host memory by a GPU engine (vLLM --cpu-offload-gb): every step streams
+  // them over PCIe. Placement, like llama.cpp's layer split: the scheduling layer's.
+  if (auto gb = ls.number({"cpu-offload-gb", "cpu-offload"}); gb && *gb > 0) {
+    auto item = reading("cpu_offload_gib", *gb, "GiB", src, "weights kept in host memory and copied to the GPU every step");
+    c.add("partial_offload", slow ? 2.5 : 1.0, item);
+  }
+  // Sampling work per token asked of the server: repetition penalties walk the recent tokens and
+  // grammars/JSON schemas mask the vocabulary at every step (llama.cpp samples on the CPU).
+  if (slow) {
+    for (const char* k : {"repeat-penalty", "presence-penalty", "frequency-penalty", "repetition-penalty"})
+      if (auto pen = ls.number({k}); pen && ((std::string(k) == "repeat-penalty" || std::string(k) == "repetition-penalty") ? *pen != 1 : *pen != 0)) {
+        c.add("expensive_request_features", 1.5, reading(std::string(k), *pen, "", src, "a sampling penalty applied at every token"));
+        break;
+      }
+    for (const char* k : {"grammar", "grammar-file", "json-schema", "json-schema-file", "guided-decoding-backend", "structured-outputs-config"})
+      if (ls.has(k)) {
+        c.add("expensive_request_features", 1.5, quote("grammar", flag(k, *ls.get(k)) + " (constrained decoding: a vocabulary mask per token)", src));
+        break;
+      }
+  }
   // Request-side features set on the server.
   if (auto lp = ls.number({"max-logprobs"}); lp && *lp >= 50)
     c.add("expensive_request_features", 2.0, reading("max_logprobs", *lp, "tokens", src, "log-probabilities over this many tokens allowed per step"));
@@ -405,6 +434,16 @@ void reading_clues(const Indicators& ind, const std::vector<Symptom>& sym, const
     auto item = reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), fmt::format("against the expected {} tok/s", num(*e)));
     if (auto r = v("running"); r && *r >= 32) c.add("expensive_request_features", 1.0, item);
     if (!v("gpu_util")) c.add("gpu_not_used", 0.5, item);
+  }
+  // Prefill dominating the steps: the engine's own stats say it processed prompt tokens many
+  // times faster than it generated (vLLM's "Avg prompt throughput" against "Avg generation
+  // throughput"). Long prompts -- other clients' as well as this one's -- share every step with
+  // the decoding requests, which then get a token per long step. The GPU is clearly in use.
+  if (auto pt = v("prompt_tokens_per_s"), o = v("output_tokens_per_s"); pt && o && *pt >= 1000 && *pt >= 20 * std::max(*o, 0.1)) {
+    auto item = reading("prompt_tokens_per_s", *pt, "tok/s", src("prompt_tokens_per_s"),
+                        fmt::format("prompt tokens processed against {} tok/s generated", num(*o)));
+    if (slow) c.add("long_prompts", 2.0, item);
+    c.add("gpu_not_used", -2.0, item);
   }
   if (auto o = v("output_tokens_per_s"); o && *o > 0 && *o < 2 && slow) {
     auto item = reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), "under 2 tokens/s");

@@ -39,6 +39,7 @@ constexpr Row kTable[] = {
     {"load.prefix_hit_drop_ratio", 0.5},      // hit rate now < this x baseline
     {"load.prefix_min_baseline_hit", 0.2},    // the baseline hit rate must have been worth losing
     {"load.length_stable_ratio", 1.2},        // prompts "kept their length": within this ratio
+    {"load.unrecorded_share", 0.15},          // requests the server finished beyond the records': share of its count
     {"load.benchmark_shortfall_ratio", 0.6},  // output tok/s below this x the benchmark's
     {"load.mix_explains_min", 0.3},           // the mix must explain at least this share of the gap
 

@@ -1,10 +1,13 @@
-// The simulated drill's flow: offline simulation, load, run A, diagnosis, remedy, run B, A/B, the
-// offline check (docs/drill.md).
+// The simulated drill's flow: offline simulation, load, run A, diagnosis, then the path of single
+// changes (sim_path.cpp), each run, A/B'd and checked offline (docs/drill.md).
 #include "drill/sim_drill.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <utility>
 
+#include "drill/sim_path.h"
 #include "sim/simulation.h"
 
 namespace llmtriage::drill {
@@ -54,13 +57,28 @@ core::Result<SimDrillResult> run_sim_drill(DrillCase c, const SimDrillOptions& o
   if (!load.ok()) return load.error();
   r.load = std::move(load.value());
   r.virtual_s = std::max(1.0, offline->summary.sim_seconds);
-  r.time_scale = o.time_scale > 0 ? o.time_scale : std::clamp(r.virtual_s / o.target_wall_s, 1.0, 1000.0);
-  // Bound each run: four times the offline duration plus slack, in wall seconds (a loaded host
-  // runs late; the lag is measured and reported, a cut-off run would compare unlike sets).
-  const double deadline = (4 * r.virtual_s + 60) / r.time_scale + 30;
+  if (o.time_scale > 0) {
+    r.time_scale = o.time_scale;
+    r.time_scale_why = "--time-scale";
+  } else {
+    // The client receives one SSE chunk per output token: at scale S it handles S x the offline
+    // output rate per wall second. kStreamBudget is what a 2-core host kept up with (a drill of
+    // 2347 streams at 5.5 x 2140 tok/s = 11.8k chunks/s: lag under 1 s virtual; at 22 x: 6 s);
+    // a slower host is caught by the lag check, which halves the scale and runs again.
+    constexpr double kStreamBudget = 12000;
+    const double by_wall = r.virtual_s / o.target_wall_s;
+    const double rate = offline->summary.output_throughput;
+    const double by_stream = rate > 0 ? kStreamBudget / rate : by_wall;
+    r.time_scale = std::clamp(std::min(by_wall, by_stream), 1.0, 1000.0);
+    r.time_scale_why = by_stream < by_wall
+                           ? fmt::format("{:.0f} streamed tokens per wall second at the offline run's {:.0f} tok/s (a scale of {:.3g} "
+                                         "would fit --target-wall {:g} s)",
+                                         kStreamBudget, rate, by_wall, o.target_wall_s)
+                           : fmt::format("{:.0f} virtual s in about --target-wall {:g} s", r.virtual_s, o.target_wall_s);
+  }
   if (auto st = reach(r, SimDrillStep::planned, o); !st.ok()) return st.error();
 
-  auto a = run_over_http(sa, *r.load, r.time_scale, deadline);
+  auto a = run_keeping_up(r, sa, "run A");
   if (!a.ok()) return a.error();
   r.a = std::move(a.value());
   if (auto st = reach(r, SimDrillStep::ran_a, o); !st.ok()) return st.error();
@@ -68,29 +86,14 @@ core::Result<SimDrillResult> run_sim_drill(DrillCase c, const SimDrillOptions& o
   r.report = diagnose::diagnose(diagnose_input(r.dcase, r.a->data, true));
   r.matched = names_expected(r.dcase, r.report);
   r.remedy_tried = o.apply_remedy;
-  if (o.apply_remedy) {
-    sim::Scenario sb = sa;
-    if (auto ch = choose_remedy(r.report, sb, r.skipped)) {
-      const bool starts = sb.startup_error.empty() && sb.config.num_blocks > 0;
-      r.remedy = SimRemedy{*ch, std::move(sb), starts};
-    }
-  }
+  if (o.apply_remedy) r.steps = path_steps(r.report, sa, r.path_source, r.skipped);
   if (auto st = reach(r, SimDrillStep::diagnosed, o); !st.ok()) return st.error();
-  if (!r.remedy || !r.remedy->starts) return std::move(r);
+  if (!o.apply_remedy) return std::move(r);
 
-  const sim::Scenario& sb = r.remedy->scenario;
-  auto b = run_over_http(sb, *r.load, r.time_scale, deadline);
-  if (!b.ok()) return b.error();
-  r.b = std::move(b.value());
-  r.sample_a = run_sample(*r.a, "A: " + sa.name, scenario_config(sa));
-  r.sample_b = run_sample(*r.b, "B: " + r.remedy->chosen.applied, scenario_config(sb));
-  bench::AbOptions abo;
-  abo.seed = sa.config.workload.seed;
-  r.ab = bench::compare_runs(*r.sample_a, *r.sample_b, abo);
-  // The same change in the offline simulator (virtual clock, no HTTP, no host lag): a check on the
-  // A/B, and the number to trust when the host lagged.
-  if (auto ob = sim::run_simulation(sb.config); ob.ok()) r.offline_check = OfflineCheck{offline->summary, ob->summary};
-  if (auto st = reach(r, SimDrillStep::ran_b, o); !st.ok()) return st.error();
+  // The path: one variable at a time, each step on the same request set (sim_path.h).
+  auto taken = follow_path(r, o, *offline, [&] { return reach(r, SimDrillStep::ran_b, o); });
+  if (!taken.ok()) return taken.error();
+  if (auto st = reach(r, SimDrillStep::finished, o); !st.ok()) return st.error();
   return std::move(r);
 }
 

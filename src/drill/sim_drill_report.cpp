@@ -38,6 +38,43 @@ nlohmann::json expected_json(const DrillCase& c) {
 
 int64_t kv_cache_tokens(const sim::Scenario& s) { return s.config.num_blocks * s.config.block_size; }
 
+std::string seconds(double s) { return s >= 1 ? fmt::format("{:.3g} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
+
+nlohmann::json measured_json(const Measured& m) {
+  return {{"ttft_p99_s", m.ttft_p99_s}, {"tpot_p99_s", m.tpot_p99_s}, {"output_tokens_per_s", m.output_tok_s}};
+}
+
+// The run a step is A/B'd against: run A, the last step kept before it, or that state run again.
+const bench::RunSample& sample_before(const SimDrillResult& r, const DrillStep& st) {
+  return st.before_sample ? *st.before_sample : *r.sample_a;
+}
+
+nlohmann::json step_json(const SimDrillResult& r, const DrillStep& st, bool taken) {
+  nlohmann::json j{{"step", st.index}, {"finding", st.finding_id}, {"change", st.change.change}, {"from", st.change.from},
+                   {"to", st.change.to}, {"sizing", st.sizing}, {"taken", taken}};
+  if (st.predicted)
+    j["predicted"] = {{"ttft_p99_s", st.predicted->ttft_p99_s}, {"tpot_p99_s", st.predicted->tpot_p99_s},
+                      {"output_tokens_per_s", st.predicted->output_tokens_per_s}, {"met", st.predicted_met}};
+  if (!taken) return j;
+  j["applied"] = st.applied;
+  j["verdict"] = st.verdict;
+  if (!st.run) {
+    j["not_applied"] = st.not_applied;
+    return j;
+  }
+  j["against"] = st.against;
+  j["run"] = http_run_json(*st.run);
+  j["before"] = measured_json(st.before);
+  j["measured"] = measured_json(st.after);
+  if (st.ab && st.sample && r.sample_a) j["ab"] = bench::ab_json(*st.ab, sample_before(r, st), *st.sample);
+  if (st.offline)
+    j["offline"] = {{"ttft_p99_s", {st.offline->a.ttft_ms.p99 / 1e3, st.offline->b.ttft_ms.p99 / 1e3}},
+                    {"tpot_p99_s", {st.offline->a.tpot_ms.p99 / 1e3, st.offline->b.tpot_ms.p99 / 1e3}}};
+  j["kept"] = st.kept;
+  j["met"] = st.met;
+  return j;
+}
+
 std::string started_text(const SimDrillResult& r) {
   const sim::Scenario& sa = r.dcase.scenario;
   return fmt::format("== llmtriage drill: {} ==\n{}\n", sa.name, sa.symptom) +
@@ -64,9 +101,9 @@ std::string startup_text(const SimDrillResult& r) {
 std::string planned_text(const SimDrillResult& r) {
   const auto& load = *r.load;
   return fmt::format("Traffic: {} requests ({} from the burst fault, {} retries), seed {}, request set {}\n"
-                     "Clock: time scale {:.3g} ({:.0f} virtual s in about {:.0f} wall s per run); latencies below are virtual seconds\n",
+                     "Clock: time scale {:.3g} ({:.0f} virtual s in about {:.0f} wall s per run; chosen by {}); latencies below are virtual seconds\n",
                      load.set.requests.size(), load.bursts, load.retries, load.set.seed, load.set.hash, r.time_scale,
-                     r.virtual_s, r.virtual_s / r.time_scale);
+                     r.virtual_s, r.virtual_s / r.time_scale, r.time_scale_why);
 }
 
 std::string diagnosed_text(const SimDrillResult& r) {
@@ -77,31 +114,74 @@ std::string diagnosed_text(const SimDrillResult& r) {
                      diagnose::to_string(dc.expected->symptom), r.matched ? "named as the top finding" : "NOT the top finding");
   if (!r.remedy_tried) return o;
   for (const auto& s : r.skipped) o += "Not applicable in the simulator: " + s + "\n";
-  if (!r.remedy) {
-    o += "No remedy of the diagnosis can be applied in the simulator: no second run.\n";
-  } else if (!r.remedy->starts) {
-    o += fmt::format("After {} the engine would not start: {}\n", r.remedy->chosen.applied, r.remedy->scenario.startup_error);
-  } else {
-    const auto& ch = r.remedy->chosen;
-    const auto& rem = r.report.findings[ch.finding].remedies[ch.remedy];
-    o += fmt::format("\nRemedy applied (finding {}, remedy {}): {}{}\n", r.report.findings[ch.finding].id, ch.remedy + 1, ch.applied,
-                     rem.predicted_effect.empty() ? "" : "; predicted: " + rem.predicted_effect);
+  if (r.steps.empty()) return o + "No remedy of the diagnosis can be applied in the simulator: no second run.\n";
+  o += r.path_source == "plan" ? "\nFollowing the remedy plan, one variable at a time (each step on the same request set):\n"
+                               : "\nNo remedy plan (below): the top finding's first remedy the simulator can apply is the one step:\n";
+  for (const auto& st : r.steps) {
+    o += fmt::format("  {}. {} {} -> {}", st.index, st.change.change, st.change.from.empty() ? "?" : st.change.from, st.change.to);
+    if (st.predicted)
+      o += fmt::format("  predicted: P99 TTFT {}, P99 TPOT {}{}", seconds(st.predicted->ttft_p99_s), seconds(st.predicted->tpot_p99_s),
+                       st.predicted_met ? " (meets the objective)" : "");
+    else if (!st.change.predicted_effect.empty())
+      o += "  predicted: " + st.change.predicted_effect;
+    o += "\n";
   }
   return o;
 }
 
-std::string ran_b_text(const SimDrillResult& r) {
-  std::string o = fmt::format("[B] sim serve at {}: {}\n", r.b->base_url, http_run_line(*r.b));
-  o += "\n" + bench::ab_text(*r.ab, *r.sample_a, *r.sample_b);
-  if (!r.ab_faithful()) o += "WARNING: host lag distorts at least one run (above): read the A/B as indicative only.\n";
-  if (r.offline_check) {
-    const auto& x = r.offline_check->a;
-    const auto& y = r.offline_check->b;
-    o += fmt::format("Offline simulation of the same change (no HTTP, no host lag): P99 TTFT {:.3g} s -> {:.3g} s, "
+std::string offline_line(const OfflineCheck& c) {
+  return fmt::format("Offline simulation of the same change (no HTTP, no host lag): P99 TTFT {:.3g} s -> {:.3g} s, "
                      "P99 TPOT {:.0f} ms -> {:.0f} ms, output {:.0f} -> {:.0f} tok/s\n",
-                     x.ttft_ms.p99 / 1e3, y.ttft_ms.p99 / 1e3, x.tpot_ms.p99, y.tpot_ms.p99, x.output_throughput,
-                     y.output_throughput);
+                     c.a.ttft_ms.p99 / 1e3, c.b.ttft_ms.p99 / 1e3, c.a.tpot_ms.p99, c.b.tpot_ms.p99, c.a.output_throughput,
+                     c.b.output_throughput);
+}
+
+std::string step_text(const SimDrillResult& r, const DrillStep& st) {
+  std::string o = fmt::format("\n[step {}] {} {} -> {}", st.index, st.change.change, st.change.from.empty() ? "?" : st.change.from,
+                              st.change.to);
+  if (!st.sizing.empty()) o += ": " + st.sizing;
+  o += "\n";
+  if (!st.run) return o + "  " + st.verdict + "\n";
+  o += fmt::format("  applied: {}; sim serve at {}: {}\n", st.applied, st.run->base_url, http_run_line(*st.run));
+  if (st.ab && st.sample) {
+    o += "\n" + bench::ab_text(*st.ab, sample_before(r, st), *st.sample);
+    if (!(st.run->faithful() && r.a->faithful()))
+      o += "WARNING: host lag distorts at least one run (above): read the A/B as indicative only.\n";
   }
+  if (st.offline) o += offline_line(*st.offline);
+  if (st.predicted)
+    o += fmt::format("Predicted by the plan: P99 TTFT {}, P99 TPOT {}; measured: P99 TTFT {}, P99 TPOT {}\n",
+                     seconds(st.predicted->ttft_p99_s), seconds(st.predicted->tpot_p99_s), seconds(st.after.ttft_p99_s),
+                     seconds(st.after.tpot_p99_s));
+  return o + "  " + st.verdict + "\n";
+}
+
+std::string ran_b_text(const SimDrillResult& r) {
+  if (r.steps_done == 0 || r.steps_done > r.steps.size()) return "";
+  return step_text(r, r.steps[r.steps_done - 1]);
+}
+
+std::string finished_text(const SimDrillResult& r) {
+  std::string o;
+  for (const auto& n : r.rescaled) o += "\nThe host did not keep up: " + n;
+  if (!r.rescaled.empty()) o += "\n";
+  o += "\nPath: change -> predicted -> measured (P99 TTFT / P99 TPOT, virtual seconds)\n";
+  o += fmt::format("  A  as found{:>30}measured {} / {}\n", "", seconds(r.measured_a.ttft_p99_s), seconds(r.measured_a.tpot_p99_s));
+  for (size_t i = 0; i < r.steps_done && i < r.steps.size(); ++i) {
+    const auto& st = r.steps[i];
+    const std::string change = fmt::format("{} {} -> {}", st.change.change, st.change.from.empty() ? "?" : st.change.from, st.change.to);
+    const std::string pred = st.predicted ? fmt::format("predicted {} / {}", seconds(st.predicted->ttft_p99_s), seconds(st.predicted->tpot_p99_s))
+                                          : std::string("predicted -");
+    const std::string meas = st.run ? fmt::format("measured {} / {}", seconds(st.after.ttft_p99_s), seconds(st.after.tpot_p99_s))
+                                    : std::string("not run");
+    o += fmt::format("  {}. {:<34} {:<28} {:<28} {}\n", st.index, change, pred, meas,
+                     !st.run ? "not applicable" : st.met ? "kept, objective met" : st.kept ? "kept" : "undone");
+  }
+  o += r.objective.known()
+           ? fmt::format("Objective ({}): P99 TTFT <= {}, P99 TPOT <= {}: {} ({})\n", r.objective.source,
+                         r.objective.ttft_p99_s > 0 ? seconds(r.objective.ttft_p99_s) : "-",
+                         r.objective.tpot_p99_s > 0 ? seconds(r.objective.tpot_p99_s) : "-", r.objective_met ? "MET" : "NOT MET", r.ended)
+           : "No objective (no --objective, no SLO or baseline in the plan): " + r.ended + "\n";
   return o;
 }
 
@@ -129,9 +209,15 @@ std::string sim_drill_step_text(const SimDrillResult& r, SimDrillStep step) {
     case SimDrillStep::started: return started_text(r);
     case SimDrillStep::startup: return startup_text(r);
     case SimDrillStep::planned: return r.load ? planned_text(r) : "";
-    case SimDrillStep::ran_a: return r.a ? fmt::format("\n[A] sim serve at {}: {}\n", r.a->base_url, http_run_line(*r.a)) : "";
+    case SimDrillStep::ran_a: {
+      if (!r.a) return "";
+      std::string o;
+      for (const auto& n : r.rescaled) o += "\nThe host did not keep up: " + n;
+      return o + fmt::format("\n[A] sim serve at {} (time scale {:.3g}): {}\n", r.a->base_url, r.time_scale, http_run_line(*r.a));
+    }
     case SimDrillStep::diagnosed: return r.a ? diagnosed_text(r) : "";
-    case SimDrillStep::ran_b: return r.b && r.ab && r.sample_a && r.sample_b ? ran_b_text(r) : "";
+    case SimDrillStep::ran_b: return ran_b_text(r);
+    case SimDrillStep::finished: return r.remedy_tried && r.sample_a ? finished_text(r) : "";
   }
   return "";
 }
@@ -139,8 +225,10 @@ std::string sim_drill_step_text(const SimDrillResult& r, SimDrillStep step) {
 std::string sim_drill_text(const SimDrillResult& r) {
   std::string o = sim_drill_step_text(r, SimDrillStep::started);
   if (r.startup_failed()) return r.reached == SimDrillStep::startup ? o + sim_drill_step_text(r, SimDrillStep::startup) : o;
-  for (auto step : {SimDrillStep::planned, SimDrillStep::ran_a, SimDrillStep::diagnosed, SimDrillStep::ran_b})
+  for (auto step : {SimDrillStep::planned, SimDrillStep::ran_a, SimDrillStep::diagnosed})
     if (static_cast<int>(step) <= static_cast<int>(r.reached)) o += sim_drill_step_text(r, step);
+  for (size_t i = 0; i < r.steps_done && i < r.steps.size(); ++i) o += step_text(r, r.steps[i]);
+  if (r.reached == SimDrillStep::finished) o += sim_drill_step_text(r, SimDrillStep::finished);
   return o;
 }
 
@@ -168,16 +256,26 @@ nlohmann::json sim_drill_json(const SimDrillResult& r) {
   doc["diagnosis"] = report::to_json(r.report);
   doc["diagnosis_matches_scenario"] = r.matched;
   if (r.remedy_tried) doc["remedies_skipped"] = r.skipped;
-  if (r.remedy) {
-    const auto& ch = r.remedy->chosen;
-    const auto& f = r.report.findings[ch.finding];
-    if (!r.remedy->starts) {
-      doc["remedy"] = {{"finding", f.id}, {"applied", ch.applied}, {"starts", false}};
-    } else {
-      const auto& rem = f.remedies[ch.remedy];
-      doc["remedy"] = {{"finding", f.id}, {"change", rem.change}, {"from", rem.from},
-                       {"to", rem.to}, {"predicted_effect", rem.predicted_effect}, {"applied", ch.applied}};
-    }
+  // The first step run, as "remedy" / "run_b" / "ab" (the single-remedy drill's fields).
+  for (size_t i = 0; i < r.steps_done && i < r.steps.size(); ++i) {
+    const auto& st = r.steps[i];
+    if (!st.run) continue;
+    doc["remedy"] = {{"finding", st.finding_id}, {"change", st.change.change}, {"from", st.change.from},
+                     {"to", st.change.to}, {"predicted_effect", st.change.predicted_effect}, {"applied", st.applied}};
+    break;
+  }
+  if (r.remedy_tried) {
+    doc["path_source"] = r.path_source;
+    doc["objective"] = r.objective.known() ? nlohmann::json{{"ttft_p99_s", r.objective.ttft_p99_s}, {"tpot_p99_s", r.objective.tpot_p99_s},
+                                                          {"source", r.objective.source}}
+                                           : nlohmann::json();
+    doc["run_a_measured"] = measured_json(r.measured_a);
+    nlohmann::json path = nlohmann::json::array();
+    for (size_t i = 0; i < r.steps.size(); ++i) path.push_back(step_json(r, r.steps[i], i < r.steps_done));
+    doc["path"] = path;
+    doc["objective_met"] = r.objective_met;
+    doc["ended"] = r.ended;
+    doc["rescaled"] = r.rescaled;
   }
   if (r.b) doc["run_b"] = http_run_json(*r.b);
   if (r.ab && r.sample_a && r.sample_b) {

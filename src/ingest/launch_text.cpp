@@ -86,6 +86,24 @@ std::vector<std::string> words_of(const std::string& line, bool list) {
   return out;
 }
 
+// A Python keyword argument's name: snake case, maybe after the call's opening "LLM(" or "(".
+std::optional<std::string> python_kwarg(const std::string& k) {
+  const size_t open = k.rfind('(');
+  std::string name = open == std::string::npos ? k : k.substr(open + 1);
+  if (name.empty() || !std::islower(static_cast<unsigned char>(name[0]))) return std::nullopt;
+  if (!std::all_of(name.begin(), name.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+      }))
+    return std::nullopt;
+  return name;
+}
+
+std::string trim_call_punctuation(std::string v) {
+  while (!v.empty() && (v.back() == ',' || v.back() == ')')) v.pop_back();
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) v = v.substr(1, v.size() - 2);
+  return v;
+}
+
 bool env_name(const std::string& k) {
   if (k.empty() || !(std::isupper(static_cast<unsigned char>(k[0])) || k[0] == '_')) return false;
   return std::all_of(k.begin(), k.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
@@ -121,6 +139,15 @@ std::optional<std::string> LaunchSettings::text(std::initializer_list<const char
     if (const std::string* v = get(k)) return *v;
   return std::nullopt;
 }
+
+namespace {
+// The settings read from a variable's value join the line's (later ones win, as in the shell).
+void merge_flags(LaunchSettings& into, const LaunchSettings& from) {
+  for (const auto& [k, v] : from.values) into.values[k] = v;
+  into.programs.insert(into.programs.end(), from.programs.begin(), from.programs.end());
+  into.unparsed.insert(into.unparsed.end(), from.unparsed.begin(), from.unparsed.end());
+}
+}  // namespace
 
 LaunchSettings read_launch_text(const std::string& text) {
   LaunchSettings s;
@@ -222,7 +249,20 @@ LaunchSettings read_launch_text(const std::string& text) {
       if (auto eq = word.find('='); eq != std::string::npos && eq > 0) {
         const std::string k = word.substr(0, eq);
         if (env_name(k)) {
-          s.values[k] = word.substr(eq + 1);
+          const std::string v = word.substr(eq + 1);
+          s.values[k] = v;
+          // A shell variable holding the flags (PARAMS="-ngl 99 -c 4096", then $BIN $PARAMS):
+          // its flags are the server's.
+          if (looks_flag(v)) merge_flags(s, read_launch_text(v));
+          continue;
+        }
+        // Python keyword arguments (vLLM's LLM(model=..., tensor_parallel_size=4, enforce_eager=True),
+        // SGLang's Engine(...)): the engine's own flag in snake case, the value without the call's
+        // punctuation. True is a bare switch; False and None are left out (the default).
+        if (auto kw = python_kwarg(k)) {
+          std::string v = trim_call_punctuation(word.substr(eq + 1));
+          if (v == "False" || v == "None") continue;
+          s.values[ingest::normalize_flag_name(*kw)] = v == "True" ? "" : v;
           continue;
         }
       }

@@ -204,7 +204,8 @@ core::Result<Assembled> assemble(const Sources& f, const LiveProgress& progress)
   name_model_and_gpu(now, f, out.warnings);
   finish_side(now);
   out.now = std::move(now.ev);
-  out.any_evidence = has_evidence(out.now) || !f.engine_args.empty() || !f.model.empty() || !f.gpu.empty();
+  out.any_evidence = has_evidence(out.now) || !f.engine_args.empty() || !f.model.empty() || !f.gpu.empty() ||
+                     now.unknown_text_read;
 
   // Evidence, baseline.
   const bool any_base = !f.baseline_snapshots.empty() || !f.baseline_logs.empty() || !f.baseline_records.empty() ||

@@ -178,7 +178,9 @@ void read_log(EvidenceSide& side, const std::string& path) {
       if (e.t_s && parsed->time_base != "unix") e.labels["time_base"] = parsed->time_base;
       side.ev.events.push_back(std::move(e));
     }
-  // A log in which nothing was recognised is read, but says nothing: not counted as evidence.
+  // A log in which nothing was recognised is read, but says nothing: not counted as evidence, yet
+  // not an input error either (its unknown lines are shown under Inputs).
+  if (known == 0) side.unknown_text_read = true;
   side.note(path, "log", known > 0, known > 0 ? note : "no engine line recognised; " + note);
   if (!parsed->timeline.empty()) side.log_timelines.emplace_back(side.ev.inputs.size() - 1, std::move(parsed->timeline));
 }

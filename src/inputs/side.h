@@ -35,6 +35,9 @@ struct EvidenceSide {
   std::vector<std::string>* warnings = nullptr;
   const std::string* model_flag = nullptr;
   std::vector<std::string> secrets;  // never written: the API key, URL passwords and tokens
+  // A log read whose lines were all unknown (a client's exception, another program's output):
+  // said under Inputs with its first unknown lines, and the diagnosis goes on without it.
+  bool unknown_text_read = false;
 
   void note(std::string source, std::string kind, bool ok, std::string text) {
     scrub_secrets(source, secrets);

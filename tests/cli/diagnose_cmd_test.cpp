@@ -126,6 +126,25 @@ TEST(DiagnoseCmd, NothingReadableNamesEveryInputAndWhy) {
   EXPECT_NE(r.err.find("snapshot " + kData + "/observe.txt: "), std::string::npos);
 }
 
+TEST(DiagnoseCmd, ALogOfUnknownLinesIsReadAndShownNotAnInputError) {
+  // What an operator pastes may be another program's words only (a client's exception): the file
+  // was read, its lines are listed under Inputs, and the diagnosis goes on (not exit 2).
+  const fs::path p = temp_path("client_only.log");
+  {
+    std::ofstream o(p);
+    o << "some.client.Exception: [StatusCode.UNIMPLEMENTED]\nan unheard-of message from a program we do not know\n";
+  }
+  Result r = run({"--log", p.string(), "--json"});
+  fs::remove(p);
+  EXPECT_NE(r.code, 2) << r.err << r.out;
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out << r.err;
+  bool listed = false;
+  for (const auto& in : j["inputs"])
+    listed = listed || in.dump().find("an unheard-of message") != std::string::npos;
+  EXPECT_TRUE(listed) << j["inputs"].dump(1);
+}
+
 TEST(DiagnoseCmd, AnUnreadableInputIsReportedAndTheDiagnosisGoesOn) {
   Result r = run({"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl", "--records",
                "/nonexistent/more.jsonl", "--json"});

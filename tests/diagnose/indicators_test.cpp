@@ -108,6 +108,42 @@ TEST(Indicators, A504IsATimeoutAndTheClientsOwnRateIsKeptApart) {
   EXPECT_DOUBLE_EQ(*ind.get("records_request_rate"), 1.0);  // 9 gaps over 9 s
 }
 
+TEST(Indicators, TheClientsConcurrencyShowsTheQueueTheEnginesGaugeCannot) {
+  // One llama.cpp slot (max_num_seqs 1, running 1) behind 4 closed-loop clients: each request is
+  // 1 s in flight and a new one is sent as one ends, so 4 are in flight over the 6 s span; the
+  // engine's gauge saw at most one deferred request (its HTTP threads hold the rest off).
+  DiagnoseInput in;
+  for (int i = 0; i < 24; ++i) {
+    core::RequestRecord r;
+    r.id = "q" + std::to_string(i);
+    r.arrival_s = r.send_s.emplace(i / 4);
+    r.e2e_s = 1.0;
+    r.ttft_s = 0.8;
+    r.output_tokens = 96;
+    in.now.requests.push_back(r);
+  }
+  in.now.deployment.settings.max_num_seqs = 1;
+  in.now.engine_samples = {sample(0, "", 1, 1, 0, 0, 0, 0), sample(3, "", 1, 0, 0, 0, 12, 1000), sample(6, "", 1, 1, 0, 0, 24, 2000)};
+  auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("client_in_flight_mean"));
+  EXPECT_DOUBLE_EQ(*ind.get("client_in_flight_mean"), 4.0);  // 24 x 1 s in flight over 6 s
+  ASSERT_TRUE(ind.get("waiting_client"));
+  EXPECT_DOUBLE_EQ(*ind.get("waiting_client"), 3.0);  // beyond the 1 running
+
+  // Below the cap the difference is not a queue in front of the scheduler (network, think time).
+  in.now.deployment.settings.max_num_seqs = 8;
+  ind = build_indicators(in);
+  EXPECT_FALSE(ind.get("waiting_client"));
+  // Several replicas behind the records: one engine's cap says nothing about the clients' total.
+  in.now.deployment.settings.max_num_seqs = 1;
+  in.now.engine_samples.push_back(sample(0, "1", 1, 0, 0, 0, 0, 0));
+  in.now.engine_samples.push_back(sample(6, "1", 1, 0, 0, 0, 24, 2000));
+  for (auto& e : in.now.engine_samples)
+    if (e.engine_index.empty()) e.engine_index = "0";
+  ind = build_indicators(in);
+  EXPECT_FALSE(ind.get("waiting_client"));
+}
+
 TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {
   DiagnoseInput in;
   auto a = sample(0, "", 1, 0, 0, 0, 0, 0);

@@ -40,6 +40,20 @@ const RuleCase kCases[] = {
     {"more_at_the_server_than_clients_sent_with_timeouts_is_retries_not_load",
      {{"request_rate", 30}, {"records_request_rate", 10}, {"timeout_error_share", 0.9}},
      {{"request_rate", 10}, {"records_request_rate", 10}}, {Symptom::timeout_or_stream_break}, {}, S::cleared},
+    // Another caller's requests: the server's prompt histogram counts 191 where the client sent 150.
+    {"other_traffic_the_records_do_not_hold",
+     {{"server_requests", 191}, {"records_count", 150}, {"server_input_len_mean", 1929}, {"input_len_mean", 1500}},
+     {{"server_requests", 150}, {"records_count", 150}, {"server_input_len_mean", 1500}, {"input_len_mean", 1500}},
+     {Symptom::ttft_spike}, {"unrecorded_traffic"}, S::at_fault},
+    {"steady_other_traffic_is_not_the_change",
+     {{"server_requests", 191}, {"records_count", 150}, {"input_len_mean", 1500}},
+     {{"server_requests", 188}, {"records_count", 150}, {"input_len_mean", 1500}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"a_scrape_window_wider_than_the_run_catches_a_few",
+     {{"server_requests", 156}, {"records_count", 150}, {"input_len_mean", 1500}},
+     {{"server_requests", 150}, {"records_count", 150}, {"input_len_mean", 1500}}, {Symptom::ttft_spike}, {}, S::cleared},
+    {"requests_the_client_gave_up_on_are_its_own",
+     {{"server_requests", 300}, {"records_count", 150}, {"input_len_mean", 1500}, {"timeout_error_share", 0.6}},
+     {{"server_requests", 150}, {"records_count", 150}, {"input_len_mean", 1500}}, {Symptom::timeout_or_stream_break}, {}, S::cleared},
     {"prefix_low_in_baseline_too", {{"prefix_cache_hit_rate", 0.02}}, {{"prefix_cache_hit_rate", 0.1}}, {Symptom::ttft_spike}, {}, S::cleared},
 };
 

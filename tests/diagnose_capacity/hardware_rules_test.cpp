@@ -39,6 +39,38 @@ const std::vector<Row>& rows() {
          c.base({{"tpot_p50_s", 0.0030}, {"running_max", 2}});
        },
        {}, State::not_judged},
+      {"TPOT 3.5x the baseline at twice the batch: more than a larger batch can make a step (clocks throttled)",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 0.0574}, {"running_max", 150}, {"input_len_mean", 1500}, {"output_len_mean", 200}});
+         c.base({{"tpot_p50_s", 0.0166}, {"running_max", 73}, {"input_len_mean", 1500}, {"output_len_mean", 200}});
+       },
+       {"step_slower_than_baseline"}, State::at_fault},
+      {"the same, with the server's own prompts longer than the records': other traffic, not the processor",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 0.0574}, {"running_max", 150}, {"input_len_mean", 1500}, {"server_input_len_mean", 1929}});
+         c.base({{"tpot_p50_s", 0.0166}, {"running_max", 73}, {"input_len_mean", 1500}, {"server_input_len_mean", 1500}});
+       },
+       {}, State::not_judged},
+      {"one replica 3.8x its peer's TPOT for as many requests of the same length: that replica's device",
+       [](Case& c) {
+         c.set({{"replica_tpot_p50_slowest", 0.062}, {"replica_tpot_p50_others", 0.0162}, {"replica_running_slowest", 40.5},
+                {"replica_running_others", 7.7}, {"replica_requests_slowest", 75}, {"replica_requests_others", 75},
+                {"replica_input_len_slowest", 1500}, {"replica_input_len_others", 1500}});
+       },
+       {"replica_slower_than_peers"}, State::at_fault},
+      {"one replica slower with longer prompts routed to it: other work",
+       [](Case& c) {
+         c.set({{"replica_tpot_p50_slowest", 0.062}, {"replica_tpot_p50_others", 0.0162}, {"replica_requests_slowest", 75},
+                {"replica_requests_others", 75}, {"replica_input_len_slowest", 6000}, {"replica_input_len_others", 1500}});
+       },
+       {}, State::not_judged},
+      {"one replica slower with 5x the requests routed to it: its batch explains it (imbalance, not the device)",
+       [](Case& c) {
+         c.set({{"replica_tpot_p50_slowest", 0.030}, {"replica_tpot_p50_others", 0.0162}, {"replica_running_slowest", 40},
+                {"replica_running_others", 8}, {"replica_requests_slowest", 125}, {"replica_requests_others", 25},
+                {"replica_input_len_slowest", 1500}, {"replica_input_len_others", 1500}});
+       },
+       {}, State::not_judged},
       {"TPOT 2x the baseline with prompts 3x longer: other work (the load layer's)",
        [](Case& c) {
          c.set({{"tpot_p50_s", 0.0061}, {"input_len_mean", 3000}});

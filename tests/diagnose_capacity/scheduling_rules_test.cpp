@@ -50,6 +50,11 @@ const std::vector<Row>& rows() {
       {"2 waiting behind 4 slots: half a service time of queueing is a queue",
        [](Case& c) { c.set({{"waiting_p50", 2}, {"running", 4}, {"running_max", 4}, {"max_num_seqs", 4}}); },
        {"kv_pool_saturated"}, State::at_fault},
+      {"llama.cpp: 1 deferred behind 1 busy slot, yet the clients hold 3 more: the queue its HTTP threads hide",
+       [](Case& c) {
+         c.set({{"waiting_p50", 1}, {"running", 1}, {"running_max", 1}, {"max_num_seqs", 1}, {"waiting_client", 3}});
+       },
+       {"kv_pool_saturated"}, State::at_fault},
       {"1 waiting behind 1 slot: arrival jitter, not a queue (floor sched.waiting_deep_min)",
        [](Case& c) { c.set({{"waiting_p50", 1}, {"running", 1}, {"running_max", 1}, {"max_num_seqs", 1}}); }, {},
        State::cleared},

@@ -33,6 +33,13 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
       // Outside a YAML list a comma is part of the value.
       {"llama-server -ts 3,1 -ngl 99", {{"tensor-split", "3,1"}, {"n-gpu-layers", "99"}}},
       {"- --max-model-len=8192", {{"max-model-len", "8192"}}},
+      // Python keyword arguments of an offline engine: snake case, call punctuation, True a switch.
+      {"llm = LLM(model=\"mistralai/Mixtral-8x7B-Instruct-v0.1\", tensor_parallel_size=4, trust_remote_code=True, enforce_eager=True)",
+       {{"model", "mistralai/Mixtral-8x7B-Instruct-v0.1"}, {"tensor-parallel-size", "4"}, {"enforce-eager", ""}}},
+      {"tensor_parallel_size=4, trust_remote_code=True, enforce_eager=True", {{"tensor-parallel-size", "4"}, {"enforce-eager", ""}}},
+      // A shell variable holding the server's flags.
+      {"PARAMS=\"-ngl 99 -c 4096 --repeat-penalty 1.5\"\n$BIN -m $MODEL $PARAMS",
+       {{"n-gpu-layers", "99"}, {"ctx-size", "4096"}, {"repeat-penalty", "1.5"}}},
   };
   for (const auto& r : rows) {
     auto s = d::read_launch_text(r.text);
@@ -54,4 +61,8 @@ TEST(LaunchText, NumbersAndUnparsedWordsNeverFail) {
   EXPECT_EQ(*w.get("model-name"), "my_model_abc");
   ASSERT_FALSE(w.unparsed.empty());
   EXPECT_EQ(w.unparsed.back(), "somethingodd");
+  // A False keyword argument is the default: not a setting.
+  auto f = d::read_launch_text("LLM(model='m', enforce_eager=False, enable_prefix_caching=None)");
+  EXPECT_FALSE(f.has("enforce-eager"));
+  EXPECT_FALSE(f.has("enable-prefix-caching"));
 }

@@ -31,9 +31,6 @@ struct FaultCase {
   std::vector<std::string> load;     // bench arguments (request set, rate)
   const char* layer;                 // expected layer of findings[0]
   std::set<std::string> causes;      // acceptable finding ids (empty: any in the layer)
-  // Non-empty: the diagnosis does not yet name this fault from bench evidence, and why (skipped,
-  // and listed in the report of issue 19 until the reasoning is fixed).
-  const char* open = "";
 };
 
 const std::string kModel = "meta-llama/Llama-3.1-8B-Instruct";
@@ -53,23 +50,29 @@ std::vector<std::string> prefix_load() {
 
 const std::vector<FaultCase>& cases() {
   static const std::vector<FaultCase> c = {
+      // Steps 3.3x slower: the batch doubles as requests stay longer, TPOT grows more than the batch can explain.
       {"clock_throttle", {R"({"kind":"clock_throttle","factor":0.3})"}, server_args({"--kv-cache-tokens", "200000"}),
-       prefix_load(), "operator_hardware", {}, "TPOT 3x at the same batch vs the baseline reads as batch_too_large (scheduling): that rule does not compare the running batch with the baseline's, and bench folders carry no GPU clocks (live diagnose --dcgm does)"},
+       prefix_load(), "operator_hardware", {"step_slower_than_baseline"}},
+      // The per-replica TPOT histograms of the bench scrapes: one replica, as many requests, 4x slower.
       {"slow_replica", {R"({"kind":"slow_replica","factor":4,"replica":0})"},
        server_args({"--kv-cache-tokens", "200000", "--replicas", "2", "--router", "round-robin"}), prefix_load(),
-       "operator_hardware", {}, "one slow replica shows as a TPOT tail; bench evidence has no per-replica step times, so a load-layer suspect leads"},
+       "operator_hardware", {"replica_slower_than_peers"}},
+      // Each replica holds its half of the prefixes (<= ~20 x 2048 tokens in 48000) but not all 31 of them
+      // (63488): round-robin makes both cycle through every prefix and evict it. An odd group count, or
+      // round-robin over 2 replicas sends group g to replica g % 2 and keeps the affinity by accident.
       {"no_affinity", {R"({"kind":"no_affinity"})"},
-       server_args({"--kv-cache-tokens", "40000", "--replicas", "2", "--router", "prefix-affinity"}),
-       {"--dataset", "prefix", "--prefix-groups", "32", "--prefix-len", "2048", "--input-len", "2100", "--output-len",
+       server_args({"--kv-cache-tokens", "48000", "--replicas", "2", "--router", "prefix-affinity"}),
+       {"--dataset", "prefix", "--prefix-groups", "31", "--prefix-len", "2048", "--input-len", "2100", "--output-len",
         "16", "--num-requests", "200", "--rate", "10", "--seed", "5"},
-       "scheduling_capacity", {"prefix_cache_miss_routing"}, "at this load the round-robin spread did not lower the prefix hit rate measurably in the bench scrapes: no symptom, no finding"},
+       "scheduling_capacity", {"prefix_cache_miss_routing"}},
       // A pool large enough that losing the shared blocks cannot fill it: the fault alone, not a storm.
       {"prefix_cache_off", {R"({"kind":"prefix_cache_off"})"}, server_args({"--kv-cache-tokens", "1000000"}),
        prefix_load(), "scheduling_capacity", {"prefix_caching_off"}},
       {"kv_pool_shrink", {R"({"kind":"kv_pool_shrink","factor":0.95})"}, server_args({"--kv-cache-tokens", "200000"}),
        prefix_load(), "scheduling_capacity", {}},
+      // Other clients' traffic: the server's prompt-length histogram counts requests the records do not hold.
       {"long_prompt_burst", {R"({"kind":"long_prompt_burst","rate_rps":3,"input_len":3500,"output_len":64})"},
-       server_args({"--kv-cache-tokens", "200000"}), prefix_load(), "load", {}, "the burst is other clients' traffic the bench records do not hold; the server's prompt-length histogram is not yet compared with the records' lengths, so batch_too_large leads"},
+       server_args({"--kv-cache-tokens", "200000"}), prefix_load(), "load", {"unrecorded_traffic"}},
       {"gateway_timeout", {R"({"kind":"gateway_timeout","timeout_s":0.005})"},
        server_args({"--kv-cache-tokens", "200000"}), prefix_load(), "gateway_client", {}},
       {"client_retries",
@@ -95,7 +98,6 @@ int bench(const ServeProcess& p, const std::vector<std::string>& load, const std
 
 TEST_P(FaultDiagnosis, NamesTheInjectedFaultsLayerFirst) {
   const FaultCase& fc = GetParam();
-  if (*fc.open) GTEST_SKIP() << fc.kind << " not yet named from bench evidence: " << fc.open;
   const fs::path dir = fs::temp_directory_path() / ("fault_diag_" + std::string(fc.kind) + "_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);

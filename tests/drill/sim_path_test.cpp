@@ -1,0 +1,108 @@
+// The drill's path (drill/sim_path.h) without a server: the objective and its distance, what a
+// run measures, and which steps the path takes (the plan's, else the first applicable remedy).
+#include "drill/sim_path.h"
+
+#include <gtest/gtest.h>
+
+namespace llmtriage::drill {
+namespace {
+
+diagnose::Report report_with_plan() {
+  diagnose::Report rep;
+  diagnose::Finding f;
+  f.id = "input_length_shift";
+  f.remedies = {{"capacity benchmark input length", "300", "5000", "re-measure", "qualitative"},
+                {"replicas", "2", "3", "proportional", "qualitative"}};
+  rep.findings = {f};
+  rep.plan.computed = true;
+  rep.plan.finding_id = f.id;
+  rep.plan.objective = {2.0, 0.1, "baseline", "P99 TTFT <= 2 s, P99 TPOT <= 100 ms"};
+  diagnose::PlanStep s;
+  s.change = "replicas";
+  s.from = "2";
+  s.to = "4";
+  s.sizing = "the smallest count that meets the objective";
+  s.after.ttft_p99_s = 0.32;
+  s.after.tpot_p99_s = 0.035;
+  s.met = true;
+  rep.plan.steps = {s};
+  return rep;
+}
+
+TEST(SimPath, DistanceIsTheWorstPartOfTheObjective) {
+  DrillObjective o{2.0, 0.1, "x"};
+  EXPECT_DOUBLE_EQ(o.distance(1.0, 0.05), 0.5);
+  EXPECT_DOUBLE_EQ(o.distance(1.0, 0.2), 2.0);   // TPOT twice its bound
+  EXPECT_DOUBLE_EQ(o.distance(126, 0.099), 63);  // TTFT far off
+  DrillObjective ttft_only{2.0, 0, "x"};
+  EXPECT_DOUBLE_EQ(ttft_only.distance(1.0, 9.0), 0.5);  // TPOT not part of it
+  DrillObjective none;
+  EXPECT_FALSE(none.known());
+  EXPECT_DOUBLE_EQ(none.distance(3.0, 0.2), 3.0);  // no objective: the P99 TTFT itself
+}
+
+TEST(SimPath, ObjectiveFlagWinsOverThePlans) {
+  const auto rep = report_with_plan();
+  SimDrillOptions o;
+  auto plan = drill_objective(rep, o);
+  EXPECT_DOUBLE_EQ(plan.ttft_p99_s, 2.0);
+  EXPECT_DOUBLE_EQ(plan.tpot_p99_s, 0.1);
+  EXPECT_NE(plan.source.find("the plan's"), std::string::npos);
+  o.objective_ttft_p99_s = 0.5;
+  auto flag = drill_objective(rep, o);
+  EXPECT_DOUBLE_EQ(flag.ttft_p99_s, 0.5);
+  EXPECT_DOUBLE_EQ(flag.tpot_p99_s, 0);
+  EXPECT_EQ(flag.source, "--objective");
+  EXPECT_FALSE(drill_objective(diagnose::Report{}, SimDrillOptions{}).known());
+}
+
+TEST(SimPath, MeasureReadsP99sAndThroughputOfTheSample) {
+  bench::RunSample s;
+  for (int i = 1; i <= 100; ++i) {
+    s.ttft_s.push_back(i * 0.01);
+    s.tpot_s.push_back(0.02);
+    s.output_tokens.push_back(100);
+  }
+  s.duration_s = 10;
+  const Measured m = measure(s);
+  EXPECT_NEAR(m.ttft_p99_s, 0.99, 0.011);
+  EXPECT_DOUBLE_EQ(m.tpot_p99_s, 0.02);
+  EXPECT_DOUBLE_EQ(m.output_tok_s, 1000);
+}
+
+TEST(SimPath, ThePlansStepsAreThePathWithTheirPredictions) {
+  auto c = load_case("long-context-launch");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  std::string source;
+  std::vector<std::string> skipped;
+  const auto steps = path_steps(report_with_plan(), c->scenario, source, skipped);
+  EXPECT_EQ(source, "plan");
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].index, 1u);
+  EXPECT_EQ(steps[0].change.change, "replicas");
+  EXPECT_EQ(steps[0].change.to, "4");  // the plan's size, not the finding's proportional 3
+  EXPECT_EQ(steps[0].finding_id, "input_length_shift");
+  ASSERT_TRUE(steps[0].predicted);
+  EXPECT_DOUBLE_EQ(steps[0].predicted->ttft_p99_s, 0.32);
+  EXPECT_TRUE(steps[0].predicted_met);
+  EXPECT_TRUE(steps[0].applied.empty());  // planned, not yet taken
+}
+
+TEST(SimPath, WithoutAPlanTheFirstApplicableRemedyIsTheOneStep) {
+  auto c = load_case("long-context-launch");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  auto rep = report_with_plan();
+  rep.plan = {};
+  std::string source;
+  std::vector<std::string> skipped;
+  const auto steps = path_steps(rep, c->scenario, source, skipped);
+  EXPECT_EQ(source, "remedy");
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].change.change, "replicas");
+  EXPECT_EQ(steps[0].change.to, "3");
+  ASSERT_EQ(skipped.size(), 1u);  // the benchmark re-run is not a setting of the simulator
+  EXPECT_NE(skipped[0].find("capacity benchmark input length"), std::string::npos) << skipped[0];
+}
+
+}  // namespace
+}  // namespace llmtriage::drill
