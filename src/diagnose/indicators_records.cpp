@@ -361,6 +361,35 @@ void summarize_events(const core::Evidence& ev, IndicatorMap& out) {
       }
     }
   }
+  // The engine's own per-request decode timing where nothing better measured it (no records, no
+  // histograms): llama.cpp's print_timings "eval time ... ms per token" and Ollama's --verbose
+  // "eval rate". The "prompt eval" lines share the words and are prefill, not decode.
+  if (!out.count("tpot_p50_s")) {
+    std::vector<double> tpot;
+    std::string src;
+    for (const auto& e : ev.events) {
+      auto sig = e.labels.find("signature");
+      if (sig == e.labels.end()) continue;
+      std::string low = e.text;
+      for (auto& ch : low) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (low.find("prompt eval") != std::string::npos) continue;
+      std::optional<double> t;
+      if (auto f = e.fields.find("ms_per_token"); sig->second == "llamacpp_eval_timing" && f != e.fields.end() && f->second > 0)
+        t = f->second / 1000;
+      if (auto f = e.fields.find("tok_per_s"); sig->second == "ollama_verbose_eval_rate" && f != e.fields.end() && f->second > 0)
+        t = 1 / f->second;
+      if (!t) continue;
+      tpot.push_back(*t);
+      if (src.empty()) src = e.source;
+    }
+    if (!tpot.empty()) {
+      std::sort(tpot.begin(), tpot.end());
+      const double p50 = tpot[(tpot.size() - 1) / 2];
+      out["tpot_p50_s"] = Indicator{p50, fmt::format("logs: the engine's own decode timing, median of {} request(s), first at {}", tpot.size(), src)};
+      if (!out.count("output_tokens_per_s"))
+        out["output_tokens_per_s"] = Indicator{1 / p50, fmt::format("logs: 1 / the engine's per-token decode time ({} request(s), one stream)", tpot.size())};
+    }
+  }
   auto put_count = [&](const char* name, core::EventKind k) {
     auto it = count.find(k);
     const size_t c = it == count.end() ? 0 : it->second.first;

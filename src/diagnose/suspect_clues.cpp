@@ -592,7 +592,12 @@ void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Cl
 
 ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms) {
   Clues c;
-  const ingest::LaunchSettings ls = ingest::read_launch_text(in.launch_text);
+  // The pasted launch settings, and any server command line the log printed (the log's first).
+  std::string launch = in.launch_text;
+  for (const auto& e : in.now.events)
+    if (auto it = e.labels.find("launch"); e.kind == core::EventKind::engine_args && it != e.labels.end())
+      launch = it->second + "\n" + launch;
+  const ingest::LaunchSettings ls = ingest::read_launch_text(launch);
   std::string model_name = in.model_as_given;
   if (model_name.empty()) {
     if (auto m = ls.text({"model", "model-path", "model-id", "modelfile-from"})) model_name = *m;

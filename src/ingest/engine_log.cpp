@@ -1,6 +1,7 @@
 #include "ingest/engine_log.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "ingest/line_reader.h"
@@ -102,6 +103,26 @@ bool routine_line(std::string_view msg) {
   if (q == std::string_view::npos || q > h + 16 || q + 2 >= msg.size()) return false;
   const char status = msg[q + 2];
   return (status == '2' || status == '3') && q + 4 < msg.size() && msg[q + 3] >= '0' && msg[q + 3] <= '9';
+}
+
+// A server's command line printed in the log (Ollama's `starting llama server cmd="... runner
+// --model ... --ctx-size 8192 --threads 64"`, a runner's argv, a shell history line): its flags are
+// the launch settings the operator may not have pasted. The text from `cmd=` on, quotes dropped;
+// kept when it holds at least three long flags, or one beside a server program's name.
+std::optional<std::string> launch_line(std::string_view msg) {
+  std::string t(msg);
+  if (auto k = t.find("cmd="); k != std::string::npos) t = t.substr(k + 4);
+  t.erase(std::remove(t.begin(), t.end(), '"'), t.end());
+  size_t flags = 0;
+  for (size_t i = 0; i + 2 < t.size(); ++i)
+    if (t[i] == '-' && t[i + 1] == '-' && std::isalpha(static_cast<unsigned char>(t[i + 2])) && (i == 0 || t[i - 1] == ' ')) ++flags;
+  if (flags == 0) return std::nullopt;
+  bool server = false;
+  for (std::string_view w : {"llama-server", "llama_server", "ollama runner", "vllm serve", "sglang.launch_server",
+                             "text-generation-launcher", "trtllm-serve", "lmdeploy serve", "vllm.entrypoints"})
+    server = server || t.find(w) != std::string::npos;
+  if (flags < 3 && !server) return std::nullopt;
+  return t;
 }
 
 }  // namespace
@@ -362,6 +383,13 @@ struct EngineLogParser::Impl {
     // Stats lines (a new timeline sample) carry no signature; everything else is scanned.
     const bool stats_line = r == Match::parsed && res.timeline.size() > samples_before;
     if (!stats_line && !routine_line(msg) && scan_signatures(s, number, ctx.t, p) && r == Match::none) r = Match::parsed;
+    if (r == Match::none || r == Match::other) {
+      if (auto cmd = launch_line(msg)) {
+        core::Event& e = sink.event(EventKind::engine_args, ctx, p.hint);
+        e.labels["launch"] = logtext::redact_secrets(logtext::sanitize(*cmd, 2048));
+        r = Match::parsed;
+      }
+    }
     switch (r) {
       case Match::parsed: ++res.lines_parsed; break;
       case Match::other: ++res.lines_other; break;

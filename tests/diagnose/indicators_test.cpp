@@ -144,6 +144,26 @@ TEST(Indicators, TheClientsConcurrencyShowsTheQueueTheEnginesGaugeCannot) {
   EXPECT_FALSE(ind.get("waiting_client"));
 }
 
+TEST(Indicators, TheEnginesOwnDecodeTimingIsATpotWhenNothingBetterMeasuredIt) {
+  // llama.cpp's print_timings: the decode line is a TPOT, the prompt line (prefill) is not.
+  DiagnoseInput in;
+  auto parsed = ingest::parse_engine_log_text(
+      "print_timings: prompt eval time =    9327.12 ms /   144 tokens (   64.77 ms per token,    15.44 tokens per second)\n"
+      "print_timings:        eval time =    3956.15 ms /    13 runs   (  304.32 ms per token,     3.29 tokens per second)\n");
+  for (auto& e : parsed.signature_events) in.now.events.push_back(e);
+  auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("tpot_p50_s"));
+  EXPECT_NEAR(*ind.get("tpot_p50_s"), 0.30432, 1e-9);
+  ASSERT_TRUE(ind.get("output_tokens_per_s"));
+  // Ollama's --verbose "eval rate" the same way; its "prompt eval rate" is prefill.
+  DiagnoseInput ol;
+  auto p2 = ingest::parse_engine_log_text("prompt eval rate:     92.07 tokens/s\neval rate:            3.29 tokens/s\n");
+  for (auto& e : p2.signature_events) ol.now.events.push_back(e);
+  ind = build_indicators(ol);
+  ASSERT_TRUE(ind.get("tpot_p50_s"));
+  EXPECT_NEAR(*ind.get("tpot_p50_s"), 1 / 3.29, 1e-9);
+}
+
 TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {
   DiagnoseInput in;
   auto a = sample(0, "", 1, 0, 0, 0, 0, 0);

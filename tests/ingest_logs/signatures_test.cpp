@@ -157,3 +157,20 @@ TEST(Signatures, RoutineRequestLinesAreSkippedFailedAccessLinesAreNot) {
   ASSERT_EQ(g.signature_events.size(), 1u);
   EXPECT_EQ(g.signature_events[0].labels.at("signature"), "ollama_gin_499");
 }
+
+// A server's command line printed in a log is read as its launch settings (an engine_args event
+// with the line from `cmd=` on), and ordinary lines with a dash or two are not.
+TEST(Signatures, AServerCommandLineInTheLogIsItsLaunchSettings) {
+  const char* log =
+      "time=2025-05-22T15:00:07.111+02:00 level=INFO source=server.go:431 msg=\"starting llama server\" "
+      "cmd=\"/usr/bin/ollama runner --model /m/blob --ctx-size 8192 --threads 64 --parallel 2 --port 35741\"\n"
+      "--ctx-size 8192 --batch-size 512 --threads 64 --no-mmap --parallel 2\n"
+      "the quick--brown fox -- jumps --over\n";
+  auto r = ingest::parse_engine_log_text(log);
+  std::vector<std::string> launch;
+  for (const auto& e : r.events)
+    if (auto it = e.labels.find("launch"); it != e.labels.end()) launch.push_back(it->second);
+  ASSERT_EQ(launch.size(), 2u);
+  EXPECT_EQ(launch[0].find("/usr/bin/ollama runner --model /m/blob --ctx-size 8192"), 0u) << launch[0];
+  EXPECT_NE(launch[1].find("--threads 64"), std::string::npos);
+}
