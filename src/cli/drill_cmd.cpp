@@ -10,10 +10,13 @@
 #include "bench/export.h"
 #include "cli/command.h"
 #include "cli/drill_engine_cmd.h"
+#include "cli/report_inputs.h"
+#include "cli/version.h"
 #include "collect/snapshot.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "core/slo.h"
+#include "drill/sim_case.h"
 #include "drill/sim_drill.h"
 #include "drill/sim_drill_report.h"
 #include "report/diagnose_json.h"
@@ -22,11 +25,42 @@ namespace llmtriage::cli {
 
 namespace {
 
+// The drill's HTML report: run A's diagnosis (layer strip, findings, plan), run A's scrapes as
+// the timeline with each request's TTFT dot, and the latency CDFs of run A (the reference) and of
+// every step's run against the objective. Times are the runs' virtual seconds from their start.
+report::HtmlReport drill_html(const drill::SimDrillResult& r, const std::string& scenario) {
+  report::HtmlReport h;
+  h.title = "llmtriage drill: " + scenario;
+  h.generated_by = "llmtriage " + version_string();
+  h.sources.push_back("scenario " + scenario + " (the simulated engine, sim serve over HTTP)");
+  h.diagnosis = r.report;
+  if (r.a) {
+    report::TimelineData t{"run A's /metrics scrapes (virtual seconds from the run's start)", r.a->data.samples,
+                           drill::simulated_gpu_samples(r.dcase.scenario, r.a->data.samples), {}, {}};
+    for (const auto& q : r.a->data.records)
+      if (q.ttft_s) t.requests.push_back({q.send_s.value_or(q.arrival_s), *q.ttft_s});
+    if (!t.engine.empty()) h.timeline = std::move(t);
+    h.runs.push_back({"A: the fault", true, "run A", r.a->data.records});
+  }
+  for (size_t i = 0; i < r.steps_done && i < r.steps.size(); ++i) {
+    const auto& st = r.steps[i];
+    if (!st.run) continue;
+    h.runs.push_back({fmt::format("step {}: {} {} -> {}{}", st.index, st.change.change, st.change.from, st.change.to,
+                                  st.kept ? "" : " (undone)"),
+                      false, fmt::format("step {}", st.index), st.run->data.records});
+  }
+  if (r.objective.ttft_p99_s > 0) h.slo.ttft_s = r.objective.ttft_p99_s;
+  if (r.objective.tpot_p99_s > 0) h.slo.tpot_s = r.objective.tpot_p99_s;
+  if (r.startup_failed()) h.notes.push_back("the deployment cannot start: no run, so no timeline and no latency curves");
+  return h;
+}
+
 struct DrillOpts {
   std::string scenario;
   double time_scale = 0;        // 0 = auto
   double target_wall_s = 20;    // auto time scale: each run takes about this long
   std::optional<std::string> out;
+  std::string html;  // --html FILE: the drill as one self-contained HTML page (docs/report.md)
   bool no_remedy = false;
   int max_steps = 4;
   std::string objective;  // the SLO grammar: "ttft=2s,tpot=100ms" == "ttft_p99_s=2,tpot_p99_s=0.1"
@@ -78,6 +112,7 @@ Command make_drill_command() {
       {"--time-scale", "", "virtual seconds per wall second for sim serve and the load (0: chosen so each run takes about --target-wall seconds)", &o->time_scale},
       {"--target-wall DURATION", "", "with --time-scale 0: wall time one run should take", &o->target_wall_s, "", false, kPositive},
       {"--out,-o DIR", "", "folder for the runs (a/, then b/, b2/ ... per step: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
+      {"--html FILE", "", "also write the drill as one self-contained HTML page: layer strip, run A's timeline, latency CDFs of every run against the objective, findings and plan (docs/report.md)", &o->html},
       {"--no-remedy", "", "stop after the diagnosis (no second run)", &o->no_remedy},
       {"--max-steps", "", "run at most N steps of the remedy plan (each a run of the same request set)", &o->max_steps},
       {"--objective SLO", "", "the P99s to reach, in the SLO grammar (ttft=2s,tpot=100ms == ttft_p99_s=2,tpot_p99_s=0.1); default: the plan's (the scenario's SLO or its baseline's P99s)", &o->objective},
@@ -128,6 +163,10 @@ Command make_drill_command() {
         if (!st.ok()) return fail(ctx, st.error());
         if (!ctx.json) ctx.out << "\nResults: " << *o->out << " (a/, b/, b2/ ...: bench results and snapshot.json per run; diagnosis.json; drill.json)\n";
       }
+    }
+    if (!o->html.empty()) {
+      if (auto st = write_html_report(o->html, drill_html(*r, o->scenario)); !st) return fail(ctx, st.error());
+      if (!ctx.json) ctx.out << "HTML report: " << o->html << " (open it in a browser; no network needed)\n";
     }
     if (ctx.json) ctx.out << doc.dump(2) << "\n";
     return r->report.exit_code();

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,6 +124,26 @@ TEST(DrillSlow, StartupOomDrillNeedsNoServer) {
   ASSERT_TRUE(j.is_object()) << r.out;
   EXPECT_FALSE(j.value("startup_error", "").empty());
   EXPECT_EQ(j["diagnosis"]["findings"][0]["id"], "startup_oom") << j["diagnosis"].dump(2);
+}
+
+// --html: the drill as one self-contained page. A deployment that cannot start has no run, so the
+// page holds the diagnosis and says why nothing else is drawn (the run-drawing parts are tested
+// on the report's own fixtures, tests/report).
+TEST(DrillSlow, HtmlReportOfADrillIsOneFileWithItsDiagnosis) {
+  const auto path = std::filesystem::temp_directory_path() / ("drill_html_" + std::to_string(::getpid()) + ".html");
+  auto r = run("drill startup-oom --html " + path.string());
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string page = ss.str();
+  std::filesystem::remove(path);
+  ASSERT_FALSE(page.empty()) << r.out;
+  EXPECT_EQ(page.find("<script src="), std::string::npos);  // nothing loaded from elsewhere
+  EXPECT_NE(page.find("llmtriage drill: startup-oom"), std::string::npos);
+  EXPECT_NE(page.find("startup_oom"), std::string::npos);
+  EXPECT_NE(page.find("cannot start"), std::string::npos);
+  EXPECT_NE(r.out.find("HTML report: " + path.string()), std::string::npos) << r.out;
 }
 
 }  // namespace
