@@ -106,8 +106,9 @@ void summarize_evidence(const core::Evidence& ev, const Thresholds& th, Indicato
   // The queue the engine's gauge does not show. With the engine at its running cap (max-num-seqs,
   // llama.cpp's slots) on one engine series, whatever the clients hold in flight beyond that cap
   // waits somewhere in front of the scheduler: llama.cpp reads a request only when one of its
-  // n_parallel + 2 HTTP threads is free (tools/server/server.cpp), so a slot queue shows as at
-  // most a request or two in requests_deferred while the rest wait in the listen backlog. Not
+  // HTTP threads is free (n_threads_http: unless set, max(n_parallel + 2, cores - 1);
+  // tools/server/server.cpp), so a slot queue shows as at most a request or two in
+  // requests_deferred while the rest wait in the listen backlog. Not
   // derived across several replicas (the records may span them, the cap is one engine's).
   {
     auto in_flight = out.find("client_in_flight_mean"), seqs = out.find("max_num_seqs"), run = out.find("running_max");
