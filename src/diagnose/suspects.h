@@ -52,6 +52,11 @@ struct ClueSet {
 ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
 // suspect_reservation.cpp: a full GPU that is the KV pool reserved at startup, by design.
 std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
+// suspect_capacity.cpp: scheduling/capacity read off single readings (a first token slower than
+// any prefill, the running batch's KV against the pool, a full pool while tokens crawl, a batch
+// yielding a few percent of the expected, TensorRT-LLM's MAX_UTILIZATION policy).
+std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms,
+                                 const std::string& engine, const std::string& launch_text);
 
 struct SuspectOptions {
   size_t max_suspects = 3;

@@ -155,6 +155,41 @@ TEST(Suspects, LaunchTextAndNamesMoveTheRanking) {
   EXPECT_EQ(r2.findings.front().id, "partial_offload") << "~40 GiB of weights on a 24 GB card under Ollama";
 }
 
+// Capacity read off single readings (suspect_capacity.cpp), each against the symptom's prior.
+TEST(Suspects, CapacityReadingsMoveTheRankingToScheduling) {
+  // 512 prompt tokens and 11 s to the first token on a GPU: waiting, not prefilling.
+  d::DiagnoseInput q;
+  q.symptoms = {d::Symptom::throughput_low};
+  q.gpu_as_given = "A800";
+  q.observations.now = {{"ttft_p50_s", 11.12}, {"input_len_mean", 512}, {"output_len_mean", 256}};
+  auto r = run(q);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().layer, d::Layer::scheduling_capacity) << r.findings.front().id;
+  // The same first token on a CPU server of llama.cpp's family is its prefill speed: no queue clue.
+  q.launch_text = "llama-server -m m.gguf -t 8";
+  q.gpu_as_given.clear();
+  bool queue_clue = false;
+  for (const auto& f : run(q).findings)
+    for (const auto& e : f.evidence) queue_clue = queue_clue || e.text.find("the request waited") != std::string::npos;
+  EXPECT_FALSE(queue_clue);
+
+  // A full KV pool while tokens crawl: preemption churn.
+  d::DiagnoseInput kv;
+  kv.symptoms = {d::Symptom::throughput_low};
+  kv.observations.now = {{"output_tokens_per_s", 1.5}, {"expected_output_tokens_per_s", 100}, {"kv_usage", 1.0}};
+  r = run(kv);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "kv_pool_exhausted");
+
+  // 80 sequences running and a few percent of the expected tokens: per-token request work.
+  d::DiagnoseInput feat;
+  feat.symptoms = {d::Symptom::throughput_low};
+  feat.observations.now = {{"output_tokens_per_s", 3}, {"expected_output_tokens_per_s", 60}, {"running", 80}};
+  r = run(feat);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().layer, d::Layer::load) << r.findings.front().id;
+}
+
 // The bundled tables load: a broken row would otherwise silently switch the reasoning off (the
 // report then says so under Missing evidence).
 TEST(Causes, BundledTablesHaveNoProblem) {
