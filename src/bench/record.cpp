@@ -34,6 +34,8 @@ core::RequestRecord to_request_record(const BenchRecord& r) {
   if (r.ok()) {
     o.ttft_s = r.ttft_s();
     o.e2e_s = r.e2e_s();
+  } else {
+    o.failed_after_s = r.e2e_s();
   }
   if (r.send_s)
     for (double t : r.chunk_s) o.chunk_times_s.push_back(t - *r.send_s);

@@ -101,6 +101,10 @@ struct RequestRecord {
   std::optional<int> n;
   std::optional<bool> ignore_eos;
   std::optional<double> queue_s;                // time queued in the client (bench) or server
+  // A failed request: send -> the failure, where the source measured it (a bench's records). Kept
+  // apart from e2e_s (an answer's latency) so failures never enter latency percentiles; a deadline
+  // shows as these durations clustering at one value.
+  std::optional<double> failed_after_s;
 };
 
 enum class EventKind {

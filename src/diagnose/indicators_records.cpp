@@ -144,12 +144,13 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
     }
     if (r.status == core::RequestStatus::error) {
       ++errors;
+      const std::optional<double> failed_after = r.e2e_s ? r.e2e_s : r.failed_after_s;
       if (is_timeout(r.error_category)) {
         ++timeouts;
-        if (r.e2e_s) timeout_durations.push_back(*r.e2e_s);
+        if (failed_after) timeout_durations.push_back(*failed_after);
       } else if (is_stream_break(r.error_category)) {
         ++breaks;
-        if (r.e2e_s) break_durations.push_back(*r.e2e_s);
+        if (failed_after) break_durations.push_back(*failed_after);
       }
       continue;
     }

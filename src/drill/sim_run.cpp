@@ -245,6 +245,7 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
     if (v.send_s) *v.send_s *= k;
     if (v.ttft_s) *v.ttft_s *= k;
     if (v.e2e_s) *v.e2e_s *= k;
+    if (v.failed_after_s) *v.failed_after_s *= k;
     if (v.queue_s) *v.queue_s *= k;
     for (auto& t : v.chunk_times_s) t *= k;
     for (auto& t : v.itl_s) t *= k;

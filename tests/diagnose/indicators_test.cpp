@@ -164,6 +164,33 @@ TEST(Indicators, TheEnginesOwnDecodeTimingIsATpotWhenNothingBetterMeasuredIt) {
   EXPECT_NEAR(*ind.get("tpot_p50_s"), 1 / 3.29, 1e-9);
 }
 
+TEST(Indicators, FailedRequestsDurationsShowTheDeadlineWithoutEnteringLatencies) {
+  // A bench's failed request carries its time to failure apart from e2e_s: the timeouts cluster at
+  // the deadline (30 s here), and no latency percentile counts them.
+  DiagnoseInput in;
+  for (int i = 0; i < 20; ++i) {
+    core::RequestRecord r;
+    r.id = "t" + std::to_string(i);
+    r.arrival_s = i;
+    r.status = core::RequestStatus::error;
+    r.error_category = "timeout_idle";
+    r.failed_after_s = 30.0 + 0.01 * i;
+    in.now.requests.push_back(r);
+  }
+  core::RequestRecord ok;
+  ok.id = "ok";
+  ok.arrival_s = 0.5;
+  ok.ttft_s = 0.2;
+  ok.e2e_s = 1.0;
+  ok.output_tokens = 10;
+  in.now.requests.push_back(ok);
+  const auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("timeout_cluster_s"));
+  EXPECT_NEAR(*ind.get("timeout_cluster_s"), 30.1, 0.2);
+  ASSERT_TRUE(ind.get("e2e_p99_s"));
+  EXPECT_DOUBLE_EQ(*ind.get("e2e_p99_s"), 1.0);
+}
+
 TEST(Indicators, HistogramPercentilesComeFromTheWindowNotSinceStart) {
   DiagnoseInput in;
   auto a = sample(0, "", 1, 0, 0, 0, 0, 0);
