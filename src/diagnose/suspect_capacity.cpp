@@ -13,26 +13,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "diagnose/suspect_items.h"
 #include "diagnose/suspects.h"
 #include "ingest/launch_text.h"
 
 namespace llmtriage::diagnose {
 namespace {
-
-EvidenceItem item(const std::string& name, double v, const std::string& unit, const std::string& source,
-                  const std::string& text, std::optional<double> threshold = {}, const std::string& op = {}) {
-  EvidenceItem e;
-  e.indicator = name;
-  e.value = v;
-  e.unit = unit;
-  e.source = source;
-  e.text = text;
-  e.threshold = threshold;
-  e.op = op;
-  return e;
-}
-
-bool has(const std::vector<Symptom>& s, Symptom x) { return std::find(s.begin(), s.end(), x) != s.end(); }
 
 // Slowest prompt processing (tokens/s) a GPU serving engine shows on a prompt of a few hundred
 // tokens or more: a 70B model in FP16 on one A100 prefills ~3-5k tokens/s, an 8B model tens of
@@ -51,8 +37,8 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
     const Indicator* i = ind.find(n);
     return i ? i->source : std::string("observe");
   };
-  const bool slow = has(sym, Symptom::tpot_high) || has(sym, Symptom::throughput_low);
-  const bool ttft = has(sym, Symptom::ttft_spike);
+  const bool slow = clue::has_sym(sym, Symptom::tpot_high) || clue::has_sym(sym, Symptom::throughput_low);
+  const bool ttft = clue::has_sym(sym, Symptom::ttft_spike);
   // A GPU serving engine: named as one, or a GPU named with an engine that is not llama.cpp's family
   // (on a CPU, a few hundred prompt tokens a second is the hardware, not a queue).
   const bool cpu_family = engine == "llamacpp" || engine == "ollama";
@@ -63,7 +49,7 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   const char* tname = ind.get("ttft_p50_s") ? "ttft_p50_s" : "ttft_p99_s";
   if (auto t = ind.get(tname), len = ind.get("input_len_mean"); t && len && gpu_server && (ttft || slow) && *t >= kQueueTtftMinS &&
                                                                    *len > 0 && *len / *t < kPrefillFloorTokS) {
-    auto e = item(tname, *t, "s", src(tname),
+    auto e = clue::reading(tname, *t, "s", src(tname),
                   fmt::format("{:.0f} prompt tokens in {:.1f} s to the first token: {:.0f} tokens/s, far below any GPU's "
                               "prefill: the request waited",
                               *len, *t, *len / *t),
@@ -78,7 +64,7 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   if (auto pool = ind.get(pool_name), run = ind.get("running"), a = ind.get("input_len_mean"), b = ind.get("output_len_mean");
       pool && *pool > 0 && run && *run >= 2 && a && b) {
     const double need = *run * (*a + *b);
-    auto e = item("running_kv_need_tokens", need, "tokens", src("running"),
+    auto e = clue::reading("running_kv_need_tokens", need, "tokens", src("running"),
                   fmt::format("{:.0f} running x ({:.0f} + {:.0f}) tokens against the pool of {:.0f} ({})", *run, *a, *b, *pool,
                               src(pool_name)),
                   *pool, ">");
@@ -90,7 +76,7 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   // (A pool filled by the running requests is an engine serving at its capacity: the slowness is
   // the churn, more than a device left unused.)
   if (auto kv = ind.get("kv_usage"); kv && *kv >= 0.98 && slow) {
-    auto e = item("kv_usage", *kv, "fraction", src("kv_usage"), "the KV pool is full while generation crawls: preemption and recompute",
+    auto e = clue::reading("kv_usage", *kv, "fraction", src("kv_usage"), "the KV pool is full while generation crawls: preemption and recompute",
                   0.98, ">=");
     add("kv_pool_exhausted", 2.5, e);  // a full pool forces preemption: the reading states the mechanism
     add("gpu_not_used", -0.7, e);
@@ -99,7 +85,7 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   // A batch that runs but yields a few percent of what this deployment makes.
   if (auto o = ind.get("output_tokens_per_s"), x = ind.get("expected_output_tokens_per_s"), r = ind.get("running");
       o && x && *x > 0 && r && *r >= 32 && *o < 0.1 * *x) {
-    auto e = item("output_tokens_per_s", *o, "tokens/s", src("output_tokens_per_s"),
+    auto e = clue::reading("output_tokens_per_s", *o, "tokens/s", src("output_tokens_per_s"),
                   fmt::format("{:.0f} sequences running yield {:.1f} tokens/s against the expected {:.0f}: each token costs "
                               "request-side work",
                               *r, *o, *x),
@@ -115,9 +101,9 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
     if (k.size() < policy_key.size() || k.compare(k.size() - policy_key.size(), policy_key.size(), policy_key) != 0) continue;
     std::string up = v;
     for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    if (up.find("MAX_UTILIZATION") != std::string::npos && (slow || ttft || has(sym, Symptom::runtime_oom_or_preemption)))
+    if (up.find("MAX_UTILIZATION") != std::string::npos && (slow || ttft || clue::has_sym(sym, Symptom::runtime_oom_or_preemption)))
       add("kv_pool_exhausted", 1.5,
-          item("capacity_scheduler_policy", 0, "", "--engine-args",
+          clue::reading("capacity_scheduler_policy", 0, "", "--engine-args",
                "MAX_UTILIZATION admits requests beyond what the KV pool holds and pauses them when it runs out"));
   }
   return out;

@@ -12,6 +12,7 @@
 
 #include "catalog/gpu.h"
 #include "catalog/name_guess.h"
+#include "diagnose/suspect_items.h"
 #include "diagnose/suspects.h"
 
 namespace llmtriage::diagnose {
@@ -19,19 +20,6 @@ namespace {
 
 constexpr const char* kCause = "kv_pool_preallocated";
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-EvidenceItem item(const std::string& name, double v, const std::string& unit, const std::string& source,
-                  const std::string& text, std::optional<double> threshold = {}, const std::string& op = {}) {
-  EvidenceItem e;
-  e.indicator = name;
-  e.value = v;
-  e.unit = unit;
-  e.source = source;
-  e.text = text;
-  e.threshold = threshold;
-  e.op = op;
-  return e;
-}
 
 // The GPU's memory per card: the catalog's figure, else what the name says.
 std::optional<double> gpu_memory_gib(const DiagnoseInput& in) {
@@ -62,7 +50,7 @@ std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& i
     if (bytes != e.fields.end() && total && *total > 0) {
       const double share = bytes->second / kGiB / *total;
       add(share >= 0.5 ? 2.0 : 0.5,
-          item("kv_pool_share_of_gpu", share, "fraction", e.source,
+          clue::reading("kv_pool_share_of_gpu", share, "fraction", e.source,
                fmt::format("the KV pool reserved at startup is {:.1f} GiB of the GPU's {:.1f} GiB", bytes->second / kGiB, *total), 0.5, ">="));
     } else {
       EvidenceItem line;
@@ -75,15 +63,15 @@ std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& i
   if (const Indicator* used = ind.find("gpu_mem_used_gib"); used && total && *total > 0) {
     const double share = used->value / *total;
     if (share >= 0.8)
-      add(1.5, item("gpu_mem_used_share", share, "fraction", used->source,
+      add(1.5, clue::reading("gpu_mem_used_share", share, "fraction", used->source,
                     fmt::format("{:.0f} GiB of {:.0f} GiB in use", used->value, *total), 0.8, ">="));
     else if (share < 0.5)
-      add(-1.5, item("gpu_mem_used_share", share, "fraction", used->source,
+      add(-1.5, clue::reading("gpu_mem_used_share", share, "fraction", used->source,
                      fmt::format("{:.0f} GiB of {:.0f} GiB in use: not a full GPU", used->value, *total), 0.5, "<"));
   }
   // A failure is not a reservation by design.
   for (const char* n : {"oom_events", "preemption_events", "kv_cache_full_events", "engine_dead_events"})
-    if (auto v = ind.get(n); v && *v > 0) add(-3.0, item(n, *v, "events", ind.find(n)->source, "the engine failed, not only reserved"));
+    if (auto v = ind.get(n); v && *v > 0) add(-3.0, clue::reading(n, *v, "events", ind.find(n)->source, "the engine failed, not only reserved"));
   // A full GPU must be shown, by the pool's own size or by a memory reading: a startup line that
   // states a pool, alone, is every healthy start.
   const bool shown_full = std::any_of(out.begin(), out.end(), [](const Clue& c) {

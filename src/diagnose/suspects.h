@@ -50,6 +50,9 @@ struct ClueSet {
   std::string engine;
 };
 ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
+// suspect_readings.cpp: dashboard readings (GPU utilisation and memory, clocks, timeouts against
+// latencies, queue and throughput readings).
+std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom>& symptoms, const std::string& engine);
 // suspect_reservation.cpp: a full GPU that is the KV pool reserved at startup, by design.
 std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
 // suspect_capacity.cpp: scheduling/capacity read off single readings (a first token slower than
