@@ -110,6 +110,7 @@ bool routine_line(std::string_view msg) {
 // the launch settings the operator may not have pasted. The text from `cmd=` on, quotes dropped;
 // kept when it holds at least three long flags, or one beside a server program's name.
 std::optional<std::string> launch_line(std::string_view msg) {
+  if (msg.find(" --") == std::string_view::npos && msg.rfind("--", 0) != 0) return std::nullopt;  // most lines: no copy
   std::string t(msg);
   if (auto k = t.find("cmd="); k != std::string::npos) t = t.substr(k + 4);
   t.erase(std::remove(t.begin(), t.end(), '"'), t.end());
