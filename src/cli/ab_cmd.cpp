@@ -8,6 +8,7 @@
 
 #include "bench/ab.h"
 #include "cli/command.h"
+#include "cli/report_inputs.h"
 #include "core/exit_code.h"
 
 namespace llmtriage::cli {
@@ -19,6 +20,7 @@ struct AbOpts {
   bool allow_multi = false;
   int iterations = 2000;
   int64_t seed = 0;
+  std::string html;  // --html FILE: the two runs' latency CDFs and A's timeline as one page
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -48,6 +50,17 @@ int run_ab(AbOpts& o, Context& ctx) {
             << " variables; the verdicts cannot be attributed to any one of them\n";
   if (ctx.json) ctx.out << bench::ab_json(r, *a, *b).dump(2) << "\n";
   else ctx.out << bench::ab_text(r, *a, *b);
+  if (!o.html.empty()) {
+    // The first trial of each side, A as the baseline: their CDFs on one chart, B's scrapes as
+    // the timeline (docs/report.md). The verdicts stay in the text and JSON above.
+    auto h = load_report_inputs({split(o.a).front(), split(o.b).front()}, std::nullopt);
+    if (!h) return fail(ctx, h.error());
+    h->title = "llmtriage ab: " + o.a + " vs " + o.b;
+    h->notes.push_back(r.verdict_given ? "the A/B verdicts per metric are in `llmtriage ab`'s text and JSON output"
+                                       : "no verdict: " + (r.refusals.empty() ? std::string("see the text output") : r.refusals.front()));
+    if (auto st = write_html_report(o.html, *h); !st) return fail(ctx, st.error());
+    ctx.err << "llmtriage ab: HTML report written to " << o.html << "\n";
+  }
   if (!r.verdict_given) return core::kExitFindings;
   for (const auto& m : r.metrics)
     if (m.verdict == "worse") return core::kExitFindings;
@@ -69,6 +82,7 @@ Command make_ab_command() {
       {"--allow-multi", "", "give verdicts even when the configs differ in more than one variable (warned)", &o->allow_multi},
       {"--bootstrap-iterations", "", "bootstrap resamples per metric", &o->iterations, "", false, at_least(1)},
       {"--seed", "", "seed of the bootstrap (same seed, same intervals)", &o->seed},
+      {"--html FILE", "", "also write both runs as one self-contained HTML page: latency CDFs of A (baseline) and B, B's server timeline (docs/report.md)", &o->html},
   };
   c.run = [o](Context& ctx) { return run_ab(*o, ctx); };
   c.state = o;

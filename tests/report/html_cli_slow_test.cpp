@@ -55,6 +55,23 @@ class ReportCli : public testing::Test {
   fs::path dir_;
 };
 
+// `ab --html`: the same bench folder as A and B (a verdict of no change), both drawn as CDFs.
+TEST_F(ReportCli, AbWritesBothRunsAsOnePage) {
+  const Outcome r = run("ab '" + kBench + "' '" + kBench + "' --html ab.html");
+  ASSERT_NE(r.code, 2) << r.err << r.out;
+  const std::string html = slurp(dir_ / "ab.html");
+  ASSERT_FALSE(html.empty()) << r.err;
+  EXPECT_NE(r.err.find("HTML report written to ab.html"), std::string::npos) << r.err;
+  const nlohmann::json j = embedded(html);
+  ASSERT_TRUE(j.is_object());
+  EXPECT_NE(j.dump().find("bench_run"), std::string::npos);  // the runs name their folder
+  EXPECT_NE(html.find("llmtriage ab: "), std::string::npos);
+  // A folder that is not a bench result is an input error naming it, and no page is written.
+  const Outcome bad = run("ab '" + kBench + "' /nonexistent/run --html bad.html");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "bad.html"));
+}
+
 TEST_F(ReportCli, FromADiagnosisAndItsBenchFolder) {
   const Outcome d = run("diagnose --bench '" + kBench + "' --json");
   ASSERT_NE(d.code, 2) << d.err;
