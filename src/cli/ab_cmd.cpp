@@ -33,6 +33,12 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 int run_ab(AbOpts& o, Context& ctx) {
+  // Each side names at least one bench folder: "," or "" is nothing to compare (it used to print
+  // an A/B of 0 trials, exit 0).
+  for (const auto& [name, value] : {std::pair<const char*, const std::string*>{"A", &o.a}, {"B", &o.b}})
+    if (split(*value).empty())
+      return fail(ctx, core::make_error(core::ErrorKind::usage, name, "a `bench --out` folder (or comma-separated trials)",
+                                        "'" + *value + "'"));
   auto a = bench::load_run_sample(split(o.a));
   if (!a) return fail(ctx, a.error());
   auto b = bench::load_run_sample(split(o.b));

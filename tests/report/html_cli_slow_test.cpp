@@ -70,6 +70,11 @@ TEST_F(ReportCli, AbWritesBothRunsAsOnePage) {
   const Outcome bad = run("ab '" + kBench + "' /nonexistent/run --html bad.html");
   EXPECT_EQ(bad.code, 2);
   EXPECT_FALSE(fs::exists(dir_ / "bad.html"));
+  // A side that names no folder at all is a usage error, not an A/B of 0 trials.
+  const Outcome none = run("ab , '" + kBench + "' --html none.html");
+  EXPECT_EQ(none.code, 2) << none.out;
+  EXPECT_NE(none.err.find("A: expected a `bench --out` folder"), std::string::npos) << none.err;
+  EXPECT_FALSE(fs::exists(dir_ / "none.html"));
 }
 
 TEST_F(ReportCli, FromADiagnosisAndItsBenchFolder) {
