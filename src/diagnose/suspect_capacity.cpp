@@ -30,7 +30,7 @@ constexpr double kQueueTtftMinS = 2;
 }  // namespace
 
 std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& sym,
-                                 const std::string& engine, const std::string& launch_text) {
+                                 const std::string& engine, const ingest::LaunchSettings& ls) {
   std::vector<Clue> out;
   auto add = [&](const char* cause, double w, EvidenceItem e) { out.push_back({cause, w, std::move(e), false}); };
   auto src = [&](const char* n) {
@@ -95,7 +95,6 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   }
 
   // TensorRT-LLM's capacity scheduler policy.
-  const ingest::LaunchSettings ls = ingest::read_launch_text(launch_text);
   const std::string policy_key = "capacity-scheduler-policy";
   for (const auto& [k, v] : ls.values) {
     if (k.size() < policy_key.size() || k.compare(k.size() - policy_key.size(), policy_key.size(), policy_key) != 0) continue;

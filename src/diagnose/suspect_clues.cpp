@@ -488,7 +488,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
   output_clues(in, c);
   output_signature_clues(in, c);
   for (auto& r : reservation_clues(in, ind, symptoms)) c.out.push_back(std::move(r));
-  for (auto& r : capacity_clues(in, ind, symptoms, engine, launch)) c.out.push_back(std::move(r));
+  for (auto& r : capacity_clues(in, ind, symptoms, engine, ls)) c.out.push_back(std::move(r));
   return {std::move(c.out), engine};
 }
 

@@ -17,6 +17,10 @@
 #include "diagnose/finding.h"
 #include "diagnose/indicators.h"
 
+namespace llmtriage::ingest {
+struct LaunchSettings;  // ingest/launch_text.h
+}
+
 namespace llmtriage::diagnose {
 
 struct Cause {
@@ -59,7 +63,7 @@ std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& i
 // any prefill, the running batch's KV against the pool, a full pool while tokens crawl, a batch
 // yielding a few percent of the expected, TensorRT-LLM's MAX_UTILIZATION policy).
 std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms,
-                                 const std::string& engine, const std::string& launch_text);
+                                 const std::string& engine, const ingest::LaunchSettings& ls);
 
 struct SuspectOptions {
   size_t max_suspects = 3;
