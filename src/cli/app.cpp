@@ -161,6 +161,19 @@ int fail(Context& ctx, const core::Error& error) {
   return report_error(ctx.json, ctx.command, error, ctx.out, ctx.err);
 }
 
+int fail_with_result(Context& ctx, nlohmann::json result, const core::Error& e) {
+  if (!ctx.json) return report_error(false, ctx.command, e, ctx.out, ctx.err);
+  result["error"] = e.message();
+  result["exit_code"] = core::kExitUsage;
+  result["kind"] = core::to_string(e.kind);
+  if (!e.where.empty()) result["where"] = e.where;
+  if (!e.expected.empty()) result["expected"] = e.expected;
+  if (!e.found.empty()) result["found"] = e.found;
+  if (!e.detail.empty()) result["detail"] = e.detail;
+  ctx.out << result.dump(2) << "\n";
+  return core::kExitUsage;
+}
+
 int run_app(std::vector<Command> commands, int argc, const char* const* argv, std::ostream& out,
             std::ostream& err) {
   bool json_wanted = truthy_env("LLMTRIAGE_JSON");

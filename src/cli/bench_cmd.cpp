@@ -11,6 +11,7 @@
 
 #include "bench/bench_config.h"
 #include "cli/command.h"
+#include "core/duration.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "core/progress.h"
@@ -47,18 +48,29 @@ int run_bench(bench::BenchFlags& f, Context& ctx) {
       if (auto st = core::write_file_atomic(f.out + "/requests.jsonl", bench::to_jsonl(plan->set)); !st)
         return fail(ctx, st.error());
   }
-  if (ctx.json) ctx.out << bench::json_summary(out.summary, out.meta).dump(2) << "\n";
-  else ctx.out << bench::text_report(out.summary, out.meta);
-  if (out.summary.completed == 0 && out.summary.measured > 0 && !out.run.interrupted) {
+  // Nothing completed because a request failed (refused, reset, an HTTP error): the run measured
+  // nothing of the server, an error. Nothing completed because the run's end (--deadline, Ctrl-C)
+  // cut every request: a partial run, reported as one.
+  const bool none_completed = out.summary.completed == 0 && out.summary.measured > 0;
+  if (none_completed && out.summary.failed > 0) {
     std::string why = out.summary.errors_by_category.empty() ? "no response" : out.summary.errors_by_category.begin()->first;
     for (const auto& r : out.run.records)
-      if (!r.error_detail.empty()) {
+      if (!r.error_detail.empty() && r.error_category != "deadline" && r.error_category != "interrupted" &&
+          r.error_category != "not_sent") {
         why = r.error_category + ": " + r.error_detail;
         break;
       }
-    return fail(ctx, core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests", "none completed",
-                                      why));
+    const core::Error e = core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests",
+                                           fmt::format("none of {} completed", out.summary.measured), why);
+    if (!ctx.json) ctx.out << bench::text_report(out.summary, out.meta);
+    return fail_with_result(ctx, bench::json_summary(out.summary, out.meta), e);
   }
+  if (ctx.json) ctx.out << bench::json_summary(out.summary, out.meta).dump(2) << "\n";
+  else ctx.out << bench::text_report(out.summary, out.meta);
+  if (none_completed && out.summary.deadline_hit)
+    ctx.err << fmt::format("llmtriage bench: no request completed within the deadline ({}): the server answered "
+                           "none in time; raise --deadline, or look at the server (it may be overloaded or hung)\n",
+                           core::format_duration(f.deadline_s));
   if (f.fail_on_slo)
     if (const std::string why = bench::slo_missed(out.summary); !why.empty()) {
       ctx.err << "llmtriage bench: SLO not met: " << why << "\n";

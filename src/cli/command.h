@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
@@ -78,5 +79,10 @@ struct Command {
 // {"error", "exit_code", "kind", "where", "expected", "found", "detail", "command"} on ctx.out)
 // and returns exit code 2.
 int fail(Context& ctx, const core::Error& error);
+
+// The same error after a command has a result to show (a run's summary): with --json one document,
+// the result with the error's fields added ("error", "exit_code", "kind", ...), never two documents
+// on stdout; without --json the result's text is the caller's and the error goes to ctx.err.
+int fail_with_result(Context& ctx, nlohmann::json result, const core::Error& error);
 
 }  // namespace llmtriage::cli

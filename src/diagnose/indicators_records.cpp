@@ -5,6 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
+#include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "core/quantile.h"
@@ -195,11 +198,21 @@ void summarize_records(const std::vector<core::RequestRecord>& records, const Th
   }
   if (!e2e.empty()) put("e2e_p99_s", quantile_select(e2e, 0.99), "ok requests");
   // Rates: the engine's counters when the metrics gave them (the whole service), else the records.
-  if (n >= 2 && t_last_arrival > t_first && !out.count("request_rate")) put("request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span");
+  // Arrivals that all fall inside one request's lifetime (a closed loop's first wave that the run's
+  // end cut short, a burst sent at once) have no arrival rate to speak of: n - 1 gaps over a few
+  // microseconds would read as thousands per second. Then the rate is the requests over the
+  // window they were served in, first arrival to last end, and the text says so.
+  std::optional<std::pair<double, std::string>> rate;
+  const double e2e_p50 = e2e.empty() ? 0 : quantile_select(e2e, 0.5);
+  if (n >= 2 && t_last_arrival > t_first && (t_last_arrival - t_first) >= e2e_p50)
+    rate = {static_cast<double>(n - 1) / (t_last_arrival - t_first), "arrivals / span"};
+  else if (n >= 2 && t_end > t_first)
+    rate = {static_cast<double>(n) / (t_end - t_first),
+            fmt::format("requests / served window (first arrival to last end): the {} arrivals came as one burst", n)};
+  if (rate && !out.count("request_rate")) put("request_rate", rate->first, rate->second);
   // What the clients sent, kept apart from the engine's count: more finished requests at the
   // server than clients sent are copies (retries after a gateway cut) or another client's traffic.
-  if (n >= 2 && t_last_arrival > t_first)
-    put("records_request_rate", static_cast<double>(n - 1) / (t_last_arrival - t_first), "client arrivals / span");
+  if (rate) put("records_request_rate", rate->first, "client " + rate->second);
   // The clients' mean concurrency by Little's law: the time the requests spent in flight (send to
   // last byte) over the span they cover. What the service was asked to hold at once, queued or
   // running, wherever it queued (the engine's waiting gauge, an HTTP thread pool, a listen backlog).

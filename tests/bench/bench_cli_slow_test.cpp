@@ -93,6 +93,29 @@ TEST(BenchCli, UsageErrorsAndFailures) {
   r = run("bench --endpoint " + srv.base_url() + " --model 503 --num-requests 3 --concurrency 1 --scrape-interval 0");
   EXPECT_EQ(r.code, 2) << r.out;  // nothing completed
   EXPECT_NE(r.out.find("http_503"), std::string::npos) << r.out;
+  // With --json the failed run is one document: the summary, and the error's fields beside it.
+  r = shell_test::run_shell(std::string(LLMTRIAGE_BINARY) + " bench --endpoint " + srv.base_url() +
+                            " --model 503 --num-requests 3 --concurrency 1 --scrape-interval 0 --json 2>/dev/null");
+  EXPECT_EQ(r.code, 2);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_EQ(j["exit_code"], 2);
+  EXPECT_EQ(j["failed"], 3);
+  EXPECT_NE(j["detail"].get<std::string>().find("http_503"), std::string::npos) << r.out;
+  // A server that answers nothing before --deadline: a partial run (every request cut), not an
+  // error; one document, exit 1, and a line that says nothing completed in time.
+  r = shell_test::run_shell(std::string(LLMTRIAGE_BINARY) + " bench --endpoint " + srv.base_url() +
+                            " --model stall --num-requests 6 --concurrency 2 --scrape-interval 0 --deadline 1 --json 2>&1 1>/dev/null");
+  EXPECT_NE(r.out.find("no request completed within the deadline"), std::string::npos) << r.out;
+  r = shell_test::run_shell(std::string(LLMTRIAGE_BINARY) + " bench --endpoint " + srv.base_url() +
+                            " --model stall --num-requests 6 --concurrency 2 --scrape-interval 0 --deadline 1 --json 2>/dev/null");
+  EXPECT_EQ(r.code, 1) << r.out;
+  j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out;
+  EXPECT_TRUE(j["partial"].get<bool>());
+  EXPECT_EQ(j["completed"], 0);
+  EXPECT_EQ(j["failed"], 0);
+  EXPECT_FALSE(j.contains("error"));
 }
 
 TEST(BenchCli, AbRefusesDifferentSetsAndComparesEqualOnes) {

@@ -108,6 +108,34 @@ TEST(Indicators, A504IsATimeoutAndTheClientsOwnRateIsKeptApart) {
   EXPECT_DOUBLE_EQ(*ind.get("records_request_rate"), 1.0);  // 9 gaps over 9 s
 }
 
+TEST(Indicators, ABurstOfArrivalsIsRatedOverTheWindowItWasServedIn) {
+  // A closed loop's first wave (8 requests sent within a millisecond) whose follow-ups the run's
+  // --deadline cut: 7 gaps over 1 ms is no arrival rate (7,000 req/s); the requests over the
+  // window they were served in, first arrival to last end, is (8 / 3.9 s).
+  DiagnoseInput in;
+  for (int i = 0; i < 10; ++i) {
+    core::RequestRecord r;
+    r.id = "w" + std::to_string(i);
+    r.arrival_s = i < 8 ? i * 1.25e-4 : 3.9 + 0.01 * i;
+    r.status = i < 8 ? core::RequestStatus::ok : core::RequestStatus::error;
+    if (i >= 8) r.error_category = "deadline";
+    else {
+      r.ttft_s = 0.5;
+      r.e2e_s = 3.9 - r.arrival_s;
+      r.output_tokens = 64;
+    }
+    in.now.requests.push_back(r);
+  }
+  const auto ind = build_indicators(in);
+  ASSERT_TRUE(ind.get("request_rate"));
+  EXPECT_NEAR(*ind.get("request_rate"), 8 / 3.9, 1e-9);
+  EXPECT_NE(ind.now.at("request_rate").source.find("one burst"), std::string::npos) << ind.now.at("request_rate").source;
+  // Arrivals spread over more than a request's lifetime keep the arrival rate.
+  for (int i = 0; i < 8; ++i) in.now.requests[i].arrival_s = i * 1.0, in.now.requests[i].e2e_s = 0.5;
+  const auto spread = build_indicators(in);
+  EXPECT_DOUBLE_EQ(*spread.get("request_rate"), 1.0);  // 7 gaps over 7 s
+}
+
 TEST(Indicators, TheClientsConcurrencyShowsTheQueueTheEnginesGaugeCannot) {
   // One llama.cpp slot (max_num_seqs 1, running 1) behind 4 closed-loop clients: each request is
   // 1 s in flight and a new one is sent as one ends, so 4 are in flight over the 6 s span; the
