@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -54,19 +55,29 @@ int run_ab(AbOpts& o, Context& ctx) {
   if (o.allow_multi && r.config_diff.size() > 1)
     ctx.err << "llmtriage ab: WARNING: --allow-multi: the configurations differ in " << r.config_diff.size()
             << " variables; the verdicts cannot be attributed to any one of them\n";
-  if (ctx.json) ctx.out << bench::ab_json(r, *a, *b).dump(2) << "\n";
-  else ctx.out << bench::ab_text(r, *a, *b);
+  // The page first: when it cannot be written the comparison is still shown, and with --json as
+  // one document carrying the error.
+  std::optional<core::Error> html_error;
   if (!o.html.empty()) {
     // The first trial of each side, A as the baseline: their CDFs on one chart, B's scrapes as
-    // the timeline (docs/report.md). The verdicts stay in the text and JSON above.
+    // the timeline (docs/report.md). The verdicts stay in the text and JSON.
     auto h = load_report_inputs({split(o.a).front(), split(o.b).front()}, std::nullopt);
-    if (!h) return fail(ctx, h.error());
-    h->title = "llmtriage ab: " + o.a + " vs " + o.b;
-    h->notes.push_back(r.verdict_given ? "the A/B verdicts per metric are in `llmtriage ab`'s text and JSON output"
-                                       : "no verdict: " + (r.refusals.empty() ? std::string("see the text output") : r.refusals.front()));
-    if (auto st = write_html_report(o.html, *h); !st) return fail(ctx, st.error());
-    ctx.err << "llmtriage ab: HTML report written to " << o.html << "\n";
+    if (!h) html_error = h.error();
+    else {
+      h->title = "llmtriage ab: " + o.a + " vs " + o.b;
+      h->notes.push_back(r.verdict_given ? "the A/B verdicts per metric are in `llmtriage ab`'s text and JSON output"
+                                         : "no verdict: " + (r.refusals.empty() ? std::string("see the text output") : r.refusals.front()));
+      if (auto st = write_html_report(o.html, *h); !st) html_error = st.error();
+      else ctx.err << "llmtriage ab: HTML report written to " << o.html << "\n";
+    }
   }
+  if (ctx.json) {
+    if (html_error) return fail_with_result(ctx, bench::ab_json(r, *a, *b), *html_error);
+    ctx.out << bench::ab_json(r, *a, *b).dump(2) << "\n";
+  } else {
+    ctx.out << bench::ab_text(r, *a, *b);
+  }
+  if (html_error) return fail(ctx, *html_error);
   if (!r.verdict_given) return core::kExitFindings;
   for (const auto& m : r.metrics)
     if (m.verdict == "worse") return core::kExitFindings;

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "cli/command.h"
@@ -82,7 +82,15 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
   for (const auto& w : g.warnings) ctx.err << "llmtriage diagnose: warning: " << w << "\n";
 
   diagnose::Report report = diagnose::diagnose(g.input);
+  // The page first: when it cannot be written the report is still shown, and with --json as one
+  // document carrying the error.
+  std::optional<core::Error> html_error;
+  if (!o.html.empty()) {
+    if (auto st = write_html_report(o.html, html_from_diagnosis(g.input, report)); !st) html_error = st.error();
+    else ctx.err << "llmtriage diagnose: HTML report written to " << o.html << "\n";
+  }
   if (ctx.json) {
+    if (html_error) return fail_with_result(ctx, report::to_json(report), *html_error);
     ctx.out << report::to_json(report).dump(2) << "\n";
   } else if (o.markdown) {
     ctx.out << report::render_markdown(report);
@@ -92,10 +100,7 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
     to.width = text_width(&ctx.out == &std::cout && ::isatty(STDOUT_FILENO));
     ctx.out << report::render_text(report, to);
   }
-  if (!o.html.empty()) {
-    if (auto st = write_html_report(o.html, html_from_diagnosis(g.input, report)); !st) return fail(ctx, st.error());
-    ctx.err << "llmtriage diagnose: HTML report written to " << o.html << "\n";
-  }
+  if (html_error) return fail(ctx, *html_error);
   return report.exit_code();
 }
 

@@ -75,6 +75,23 @@ TEST_F(ReportCli, AbWritesBothRunsAsOnePage) {
   EXPECT_EQ(none.code, 2) << none.out;
   EXPECT_NE(none.err.find("A: expected a `bench --out` folder"), std::string::npos) << none.err;
   EXPECT_FALSE(fs::exists(dir_ / "none.html"));
+  // A page that cannot be written: the comparison is still printed, with --json as one document
+  // carrying the error, and the exit is 2.
+  const Outcome unwritable = run("ab '" + kBench + "' '" + kBench + "' --html /nonexistent/dir/ab.html --json");
+  EXPECT_EQ(unwritable.code, 2);
+  const auto doc = nlohmann::json::parse(unwritable.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << unwritable.out;
+  EXPECT_TRUE(doc.contains("error")) << unwritable.out;
+  EXPECT_NE(doc["error"].get<std::string>().find("/nonexistent/dir/ab.html"), std::string::npos) << unwritable.out;
+  EXPECT_EQ(doc["exit_code"], 2);
+  EXPECT_EQ(doc.size() > 6, true) << unwritable.out;  // the comparison's own keys are there too
+  // The same for diagnose --html: the diagnosis and the error in one document.
+  const Outcome dg = run("diagnose --bench '" + kBench + "' --html /nonexistent/dir/d.html --json");
+  EXPECT_EQ(dg.code, 2);
+  const auto ddoc = nlohmann::json::parse(dg.out, nullptr, false);
+  ASSERT_FALSE(ddoc.is_discarded()) << dg.out;
+  EXPECT_TRUE(ddoc.contains("findings")) << dg.out;
+  EXPECT_TRUE(ddoc.contains("error")) << dg.out;
 }
 
 TEST_F(ReportCli, FromADiagnosisAndItsBenchFolder) {
