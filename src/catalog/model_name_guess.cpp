@@ -264,7 +264,12 @@ void guess_model(const std::string& name, ModelNameGuess& g) {
     bool slash_before = s.find_first_of("/\\") < colon;
     bool url = s.compare(colon, 3, "://") == 0;
     bool drive = colon == 1 && is_alpha(s[0]) && (s[2] == '\\' || s[2] == '/');
-    if (!slash_before && !url && !drive) {
+    // host:port or host:port/path ("my_ip:8000/v2/models/ensemble"): a tag has no slash after the
+    // colon and is never only digits.
+    const std::string tag = s.substr(colon + 1);
+    bool host_port = tag.find('/') != std::string::npos ||
+                     std::all_of(tag.begin(), tag.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (!slash_before && !url && !drive && !host_port) {
       g.ollama_tag = true;
       g.matched.push_back(fmt::format("Ollama tag '{}' on '{}'", s.substr(colon + 1), s.substr(0, colon)));
     }

@@ -55,6 +55,12 @@ std::string engine_of(const DiagnoseInput& in, const ingest::LaunchSettings& ls,
     if (p.find("llama") != std::string::npos || p == "main" || p == "server" || p == "koboldcpp") return "llamacpp";
     if (p == "local-ai") return "llamacpp";
   }
+  // A request URL in the pasted text names the server's API: Triton's generate endpoints
+  // (/v2/models/<model>/generate[_stream], the TensorRT-LLM backend's), Ollama's /api/generate|chat.
+  for (const auto& w : ls.unparsed) {
+    if (w.find("/v2/models/") != std::string::npos && w.find("/generate") != std::string::npos) return "trtllm";
+    if (w.find("/api/generate") != std::string::npos || w.find("/api/chat") != std::string::npos) return "ollama";
+  }
   for (const auto& [k, v] : ls.values) {
     if (k.rfind("OLLAMA_", 0) == 0 || k == "num-ctx" || k == "num-gpu" || k == "modelfile-from") return "ollama";
     if (k.rfind("VLLM_", 0) == 0 || k == "gpu-memory-utilization" || k == "enforce-eager" || k == "max-num-seqs") return "vllm";
@@ -180,8 +186,24 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     c.add("kernel_hang_or_fault", has_sym(sym, Symptom::timeout_or_stream_break) ? 1.5 : 0.5,
           quote("full_cuda_graph", "-O " + *o + " (full CUDA graphs: decode replays one graph per batch size)", src));
 
+  // A CPU deployment by design: no layer on the GPU, and the launch tunes the CPU path (NUMA
+  // placement, MoE experts kept on the CPU). Slowness there is the CPU compute path's (threads,
+  // NUMA, the build), not layers that failed to fit.
+  const auto ngl0 = ls.number({"n-gpu-layers", "gpu-layers", "num-gpu"});
+  const bool cpu_by_design = ngl0 && *ngl0 == 0 && (ls.has("numa") || ls.has("cpu-moe") || ls.has("n-cpu-moe"));
+  if (cpu_by_design && slow) {
+    auto item = quote("cpu_deployment", "-ngl 0 with CPU placement flags (--numa / --cpu-moe): the model runs on the CPU by design", src);
+    c.add("host_cpu_bound", 2.0, item);
+    c.add("partial_offload", -1.5, item);
+  }
+  // Compute threads of the llama.cpp family. llama.cpp's default is the physical cores; its thread
+  // pool meets at a barrier every step, so one thread on an oversubscribed or shared core stalls
+  // every token. An explicit count of 32 or more is above most hosts' (or containers') cores.
+  if (auto t = ls.number({"threads", "num-thread"}); t && slow && llamacpp_family(engine) && *t >= 32)
+    c.add("host_cpu_bound", 1.5, reading("engine_threads", *t, "threads", src,
+                                        "compute threads set explicitly, more than most hosts' or containers' cores"));
   // GPU offload settings of the llama.cpp family.
-  if (auto ngl = ls.number({"n-gpu-layers", "gpu-layers", "num-gpu"})) {
+  if (auto ngl = ngl0; ngl && !cpu_by_design) {
     auto item = reading("n_gpu_layers", *ngl, "layers", src, "layers placed on the GPU by the launch settings");
     if (*ngl >= 0 && *ngl < 20) c.add("partial_offload", 2.5, item);
     else if (*ngl >= 0 && *ngl < 60 && mg.params_b && *mg.params_b >= 30) c.add("partial_offload", 2.0, item);

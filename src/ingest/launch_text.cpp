@@ -251,6 +251,16 @@ LaunchSettings read_launch_text(const std::string& text) {
         if (env_name(k)) {
           const std::string v = word.substr(eq + 1);
           s.values[k] = v;
+          // llama-server's environment twins of its flags (common/arg.cpp set_env: LLAMA_ARG_THREADS,
+          // LLAMA_ARG_N_GPU_LAYERS, LLAMA_ARG_CTX_SIZE, LLAMA_ARG_N_PARALLEL, LLAMA_ARG_BATCH ...):
+          // the flag they set, unless the command line also gives it (the flag wins there too).
+          if (k.rfind("LLAMA_ARG_", 0) == 0 && k.size() > 10) {
+            std::string flag = ingest::normalize_flag_name(ascii_lower(k.substr(10)));
+            if (flag == "n-parallel") flag = "parallel";
+            else if (flag == "batch") flag = "batch-size";
+            else if (flag == "ubatch") flag = "ubatch-size";
+            if (!s.values.count(flag)) s.values[flag] = v;
+          }
           // A shell variable holding the flags (PARAMS="-ngl 99 -c 4096", then $BIN $PARAMS):
           // its flags are the server's.
           if (looks_flag(v)) merge_flags(s, read_launch_text(v));
@@ -274,6 +284,17 @@ LaunchSettings read_launch_text(const std::string& text) {
       const std::string lw = ascii_lower(word);
       if (lw == "serve" || lw == "-m" || lw == "run" || lw == "api_server" || lw == "deploy" || lw == "exec" || lw == "-c") {
         s.programs.push_back(lw);
+        continue;
+      }
+      // A URL ("http://host:8000/v1/completions", "my_ip:8000/v2/models/x/generate" in a pasted
+      // curl line) is where requests go, not a model path.
+      const size_t colon = word.find(':');
+      const bool url = word.find("://") != std::string::npos ||
+                       (colon != std::string::npos && colon + 1 < word.size() &&
+                        std::isdigit(static_cast<unsigned char>(word[colon + 1])) &&
+                        word.find_first_not_of("0123456789", colon + 1) == word.find('/', colon));
+      if (url) {
+        s.unparsed.push_back(word);
         continue;
       }
       if (!s.has("model") && (word.find('/') != std::string::npos || lw.find(".gguf") != std::string::npos)) {

@@ -155,6 +155,52 @@ TEST(Suspects, LaunchTextAndNamesMoveTheRanking) {
   EXPECT_EQ(r2.findings.front().id, "partial_offload") << "~40 GiB of weights on a 24 GB card under Ollama";
 }
 
+// The CPU side of the llama.cpp family: an explicit thread count far above most hosts' cores, and
+// a CPU deployment by design (-ngl 0 with NUMA / CPU-MoE placement), point at the host CPU, not at
+// layers that failed to fit on a GPU.
+TEST(Suspects, CpuThreadsAndACpuDeploymentPointAtTheHostCpu) {
+  d::DiagnoseInput threads;
+  threads.symptoms = {d::Symptom::tpot_high};
+  threads.launch_text = "ollama runner --model /m/blob --ctx-size 8192 --batch-size 512 --threads 64 --parallel 2";
+  auto r = run(threads);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "host_cpu_bound");
+
+  d::DiagnoseInput cpu;
+  cpu.symptoms = {d::Symptom::tpot_high};
+  cpu.launch_text = "LLAMA_ARG_CPU_MOE=enabled LLAMA_ARG_N_GPU_LAYERS=0 LLAMA_ARG_NUMA=numactl ./llama-server -m m.gguf";
+  auto r2 = run(cpu);
+  ASSERT_FALSE(r2.findings.empty());
+  EXPECT_EQ(r2.findings.front().id, "host_cpu_bound");
+  for (const auto& f : r2.findings)  // no GPU layer by design is not a failed fit
+    if (f.id == "partial_offload") EXPECT_LT(f.confidence, r2.findings.front().confidence / 4);
+
+  // The same -ngl 0 without the CPU placement flags stays a placement question.
+  d::DiagnoseInput zero;
+  zero.symptoms = {d::Symptom::tpot_high};
+  zero.launch_text = "gpu_layers: 0";
+  auto r3 = run(zero);
+  ASSERT_FALSE(r3.findings.empty());
+  EXPECT_EQ(r3.findings.front().id, "partial_offload");
+}
+
+// Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.
+TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
+  auto in = with_log(
+      "time=2026-06-02T13:52:53.784+03:00 level=TRACE source=runner.go:167 msg=\"supported GPU library combinations before "
+      "filtering\" supported=\"map[Vulkan:map[/usr/local/lib/ollama/vulkan:map[0:0 1:1]]]\"\n");
+  in.symptoms = {d::Symptom::tpot_high};
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "gpu_not_used");
+  // CUDA listed first (Go sorts the keys): the vendor runtime is there, no clue.
+  auto cuda = with_log(
+      "time=2026-06-02T13:52:53.784+03:00 level=TRACE source=runner.go:167 msg=\"supported GPU library combinations before "
+      "filtering\" supported=\"map[CUDA:map[/usr/local/lib/ollama/cuda_v13:map[0:0]] Vulkan:map[/usr/local/lib/ollama/vulkan:map[0:0]]]\"\n");
+  cuda.symptoms = {d::Symptom::tpot_high};
+  for (const auto& f : run(cuda).findings) EXPECT_NE(f.id, "gpu_not_used");
+}
+
 // Capacity read off single readings (suspect_capacity.cpp), each against the symptom's prior.
 TEST(Suspects, CapacityReadingsMoveTheRankingToScheduling) {
   // 512 prompt tokens and 11 s to the first token on a GPU: waiting, not prefilling.

@@ -1,6 +1,7 @@
 // Launch settings as pasted (ingest/launch_text.h): one table of inputs and the keys read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -40,6 +41,11 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
       // A shell variable holding the server's flags.
       {"PARAMS=\"-ngl 99 -c 4096 --repeat-penalty 1.5\"\n$BIN -m $MODEL $PARAMS",
        {{"n-gpu-layers", "99"}, {"ctx-size", "4096"}, {"repeat-penalty", "1.5"}}},
+      // llama-server's environment twins of its flags (common/arg.cpp set_env).
+      {"LLAMA_ARG_N_GPU_LAYERS=0 LLAMA_ARG_THREADS=48 LLAMA_ARG_N_PARALLEL=2 LLAMA_ARG_NUMA=numactl ./llama-server -m x.gguf",
+       {{"n-gpu-layers", "0"}, {"threads", "48"}, {"parallel", "2"}, {"numa", "numactl"}, {"LLAMA_ARG_THREADS", "48"}}},
+      // The command line wins over the environment.
+      {"LLAMA_ARG_CTX_SIZE=4096 llama-server -c 8192", {{"ctx-size", "8192"}}},
   };
   for (const auto& r : rows) {
     auto s = d::read_launch_text(r.text);
@@ -61,6 +67,13 @@ TEST(LaunchText, NumbersAndUnparsedWordsNeverFail) {
   EXPECT_EQ(*w.get("model-name"), "my_model_abc");
   ASSERT_FALSE(w.unparsed.empty());
   EXPECT_EQ(w.unparsed.back(), "somethingodd");
+  // A request URL in a pasted curl line is not the model.
+  auto curl = d::read_launch_text("curl -X POST my_ip:8000/v2/models/ensemble/generate_stream -d '{}'");
+  EXPECT_FALSE(curl.has("model"));
+  EXPECT_NE(std::find(curl.unparsed.begin(), curl.unparsed.end(), "my_ip:8000/v2/models/ensemble/generate_stream"),
+            curl.unparsed.end());
+  auto curl2 = d::read_launch_text("curl http://localhost:11434/api/generate -d x");
+  EXPECT_FALSE(curl2.has("model"));
   // A False keyword argument is the default: not a setting.
   auto f = d::read_launch_text("LLM(model='m', enforce_eager=False, enable_prefix_caching=None)");
   EXPECT_FALSE(f.has("enforce-eager"));
