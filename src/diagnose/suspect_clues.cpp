@@ -55,6 +55,12 @@ std::string engine_of(const DiagnoseInput& in, const ingest::LaunchSettings& ls,
     if (p.find("llama") != std::string::npos || p == "main" || p == "server" || p == "koboldcpp") return "llamacpp";
     if (p == "local-ai") return "llamacpp";
   }
+  // Apple's MLX (mlx_lm.generate / mlx_lm.server, mlx-community checkpoints): Metal, unified memory.
+  for (const auto& w : ls.programs)
+    if (w.rfind("mlx", 0) == 0) return "mlx";
+  for (const auto& w : ls.unparsed)
+    if (w.rfind("mlx_lm", 0) == 0 || w.rfind("mlx-lm", 0) == 0) return "mlx";
+  if (lower(mg.org) == "mlx-community") return "mlx";
   // A request URL in the pasted text names the server's API: Triton's generate endpoints
   // (/v2/models/<model>/generate[_stream], the TensorRT-LLM backend's), Ollama's /api/generate|chat.
   for (const auto& w : ls.unparsed) {
@@ -367,6 +373,12 @@ void hardware_clues(const DiagnoseInput& in, const catalog::ModelNameGuess& mg, 
     c.add("partial_offload", 0.7, reading("weights_gib", *mg.weights_gib, "GiB", "--model name",
                                           "a large model on a llama.cpp-family server: more than most single GPUs hold"));
   }
+  // Apple silicon: Metal, not CUDA (no CUDA graphs), one package (no shards across an interconnect).
+  if (gg.vendor == "Apple") {
+    auto item = quote("gpu_vendor", in.gpu_as_given + " (Apple silicon: Metal, unified memory)", "--gpu");
+    c.add("cuda_graphs_off", -1.5, item);
+    c.add("interconnect_bound", -1.0, item);
+  }
   // bf16 matters to engines that run the checkpoint's dtype; llama.cpp-family servers compute in
   // their own (fp16/quantized) formats on Pascal and Turing alike.
   if (!gg.as_given.empty() && gg.recognized() && gg.compute_capability && !gg.bf16_supported && !llamacpp_family(engine)) {
@@ -377,6 +389,16 @@ void hardware_clues(const DiagnoseInput& in, const catalog::ModelNameGuess& mg, 
   }
   if (!mg.quant.empty() && has_sym(sym, Symptom::output_quality))
     c.add("quantization_quality", 0.5, quote("quantization", "quantized checkpoint (" + mg.quant + ")", "--model name"));
+  // A vision-language model: each image becomes hundreds to thousands of prompt tokens (tiles at
+  // native resolution, cross-attention states), a request size no prompt length in the client
+  // shows; with a latency complaint the requests' own size is a first suspect.
+  if (!in.model_as_given.empty() && (has_sym(sym, Symptom::ttft_spike) || slow)) {
+    const std::string m = lower(in.model_as_given);
+    bool vl = false;
+    for (const char* w : {"-vl", "_vl", "vision", "llava", "idefics", "internvl", "pixtral", "minicpm-v", "-vlm", "qvq"})
+      vl |= m.find(w) != std::string::npos;
+    if (vl) c.add("long_prompts", 1.0, quote("vision_model", in.model_as_given + " (a vision-language model: images expand into many prompt tokens)", "--model name"));
+  }
   if (has_sym(sym, Symptom::output_quality) && !in.model_as_given.empty()) {
     const std::string m = lower(in.model_as_given);
     const bool tuned = m.find("instruct") != std::string::npos || m.find("chat") != std::string::npos ||
@@ -480,6 +502,11 @@ void engine_clues(const std::string& engine, const std::vector<Symptom>& sym, Cl
   } else {
     c.add("partial_offload", -1.5, item);
     c.add("parallel_slots_multiply_context", -1.5, item);
+  }
+  // MLX runs on Metal in one unified memory: no CUDA graphs, no shards on an interconnect.
+  if (engine == "mlx") {
+    c.add("cuda_graphs_off", -1.5, item);
+    c.add("interconnect_bound", -1.0, item);
   }
 }
 

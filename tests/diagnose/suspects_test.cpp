@@ -184,6 +184,27 @@ TEST(Suspects, CpuThreadsAndACpuDeploymentPointAtTheHostCpu) {
   EXPECT_EQ(r3.findings.front().id, "partial_offload");
 }
 
+// Apple silicon under MLX: no CUDA graphs, no interconnect, no layer offload to rank; a
+// vision-language model's requests are large (images become prompt tokens).
+TEST(Suspects, AppleSiliconAndMlxRuleOutCudaCausesAndAVisionModelRaisesRequestSize) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::tpot_high};
+  in.launch_text = "mlx_lm.generate --model Qwen/Qwen3.5-35B-A3B -m 200";
+  in.gpu_as_given = "Apple M3 Max";
+  auto r = run(in);
+  for (const auto& f : r.findings) {
+    EXPECT_NE(f.id, "cuda_graphs_off");
+    EXPECT_NE(f.id, "interconnect_bound");
+    EXPECT_NE(f.id, "partial_offload");
+  }
+  d::DiagnoseInput vl;
+  vl.symptoms = {d::Symptom::ttft_spike};
+  vl.model_as_given = "Qwen/Qwen2.5-VL-7B-Instruct";
+  auto rv = run(vl);
+  ASSERT_FALSE(rv.findings.empty());
+  EXPECT_EQ(rv.findings.front().id, "long_prompts");
+}
+
 // Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.
 TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
   auto in = with_log(
