@@ -216,9 +216,13 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     else if (*ngl >= 99 || *ngl < 0) c.add("partial_offload", -1.0, item);
   }
   // Parallel slots.
-  if (auto np = ls.number({"OLLAMA_NUM_PARALLEL", "parallel"})) {
+  // (OLLAMA_PARALLEL is how people often write Ollama's OLLAMA_NUM_PARALLEL.)
+  if (auto np = ls.number({"OLLAMA_NUM_PARALLEL", "OLLAMA_PARALLEL", "parallel"})) {
     auto item = reading("parallel_slots", *np, "slots", src, "parallel slots (each holds its own context)");
     if (*np >= 2) c.add("parallel_slots_multiply_context", *np >= 8 ? 2.0 : 1.5, item);
+    // A quality complaint on slots: llama.cpp-family servers give each slot context / slots
+    // (unless unified), so a prompt that fits the configured context is cut in its slot.
+    if (*np >= 2 && quality && llamacpp_family(engine)) c.add("parallel_slots_multiply_context", 1.0, item);
     if (*np >= 16 && slow) c.add("partial_offload", 1.0, item);
   } else if (engine == "llamacpp" && ls.has("ctx-size") && !ls.has("parallel") && (runtime_oom || has_sym(sym, Symptom::timeout_or_stream_break))) {
     c.add("parallel_slots_multiply_context", 1.0,

@@ -175,6 +175,8 @@ LaunchSettings read_launch_text(const std::string& text) {
                       lead.rfind("- ", 0) == 0;
     std::vector<std::string> w = words_of(l, list);
     if (w.empty()) continue;
+    // "OLLAMA_NUM_PARALLEL = 4" as typed in a thread: the variable's value, spaces and all.
+    if (w.size() == 3 && w[1] == "=" && env_name(w[0])) w = {w[0] + "=" + w[2]};
     // Modelfile lines.
     if (w[0] == "FROM" && w.size() >= 2) {
       s.values["modelfile-from"] = w[1];

@@ -44,6 +44,8 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
       // llama-server's environment twins of its flags (common/arg.cpp set_env).
       {"LLAMA_ARG_N_GPU_LAYERS=0 LLAMA_ARG_THREADS=48 LLAMA_ARG_N_PARALLEL=2 LLAMA_ARG_NUMA=numactl ./llama-server -m x.gguf",
        {{"n-gpu-layers", "0"}, {"threads", "48"}, {"parallel", "2"}, {"numa", "numactl"}, {"LLAMA_ARG_THREADS", "48"}}},
+      // A variable as typed in a thread, spaces around '='.
+      {"OLLAMA_NUM_PARALLEL = 4", {{"OLLAMA_NUM_PARALLEL", "4"}}},
       // The command line wins over the environment.
       {"LLAMA_ARG_CTX_SIZE=4096 llama-server -c 8192", {{"ctx-size", "8192"}}},
   };
