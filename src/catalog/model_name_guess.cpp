@@ -29,7 +29,8 @@ struct FamilyWord {
 
 constexpr FamilyWord kFamilies[] = {
     {"gpt-oss", "gpt-oss", false, false}, {"gpt_oss", "gpt-oss", false, false},
-    {"gptoss", "gpt-oss", false, false},  {"mixtral", "mixtral", false, false},
+    {"gptoss", "gpt-oss", false, false},  {"gpt oss", "gpt-oss", false, false},
+    {"mixtral", "mixtral", false, false},
     {"codestral", "mistral", false, false}, {"ministral", "mistral", false, false},
     {"devstral", "mistral", false, false},  {"magistral", "mistral", false, false},
     {"pixtral", "mistral", false, false},   {"mistral", "mistral", false, false},

@@ -128,6 +128,17 @@ void signature_clues(const DiagnoseInput& in, Clues& c) {
 
 // Numbers the signatures captured (offload placement, slot contexts, prompt timing, free memory).
 void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, Clues& c) {
+  // Ollama's offload line states the memory it could use and the compute graph its context needs
+  // (a wrapped line may put them on lines of their own): a graph as large as the memory leaves no
+  // room for any layer, so "0 layers offloaded" is then a fit failure, not a missing GPU.
+  std::optional<double> avail_gib, graph_gib;
+  for (const auto& e : in.now.events) {
+    auto it = e.labels.find("signature");
+    if (it == e.labels.end()) continue;
+    if (auto j = e.fields.find("avail_gib"); it->second == "ollama_memory_available" && j != e.fields.end()) avail_gib = j->second;
+    if (auto j = e.fields.find("graph_gib"); it->second == "ollama_memory_graph_full" && j != e.fields.end()) graph_gib = j->second;
+  }
+  const bool graph_fills = avail_gib && graph_gib && *avail_gib > 0 && *graph_gib >= 0.9 * *avail_gib;
   for (const auto& e : in.now.events) {
     auto it = e.labels.find("signature");
     if (it == e.labels.end()) continue;
@@ -142,7 +153,13 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
       // None of the layers on the GPU is not a split but a GPU left unused (a CUDA backend that
       // did not start, a CPU-only build, or -ngl 0): the offload plan of a server that has no
       // GPU to offload to. A split (some on the GPU) is placement: the scheduling layer's.
-      if (on == 0) {
+      if (on == 0 && graph_fills) {
+        auto fit = reading("graph_gib/available_gib", *graph_gib / *avail_gib, "fraction", e.source,
+                           fmt::format("0 of {} layers placed: the compute graph for this context ({:.1f} GiB) fills the "
+                                       "{:.1f} GiB the GPU offers", num(all), *graph_gib, *avail_gib), 0.9, ">=");
+        c.add("partial_offload", 2.5, fit);
+        c.add("gpu_not_used", -2.0, fit);
+      } else if (on == 0) {
         c.add("gpu_not_used", 2.5, item);
         c.add("partial_offload", 1.0, item);
       } else if (on < all) {
@@ -228,6 +245,12 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     c.add("parallel_slots_multiply_context", 1.0,
           quote("parallel_slots", "-c given without -np: llama-server's default slots share that context", src));
   }
+  // Ollama serves OLLAMA_NUM_PARALLEL requests of a model at once (1 on older releases and on tight
+  // memory; the rest wait in its queue): with a throughput or first-token complaint and no
+  // setting given, requests answered one after another are a first suspect.
+  if (engine == "ollama" && has_sym(sym, Symptom::throughput_low) &&
+      !ls.has("OLLAMA_NUM_PARALLEL") && !ls.has("OLLAMA_PARALLEL") && !ls.has("parallel"))
+    c.add("running_cap_queueing", 1.0, quote("parallel_slots", "Ollama with no OLLAMA_NUM_PARALLEL given: its default may serve one request at a time", src));
   // Context size.
   if (auto ctx = ls.number({"num-ctx", "OLLAMA_CONTEXT_LENGTH", "ctx-size", "max-model-len", "context-length", "max-seq-len",
                            "max-total-tokens", "max-input-len"})) {
@@ -358,9 +381,18 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
 
 // ---- model and GPU as named ----
 
-void hardware_clues(const DiagnoseInput& in, const catalog::ModelNameGuess& mg, const catalog::GpuNameGuess& gg,
-                    const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
+void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const catalog::ModelNameGuess& mg,
+                    const catalog::GpuNameGuess& gg, const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
   const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
+  // The GPU holds less than the weights the name states: the rest of the model is somewhere else
+  // (the CPU, on engines that offload). Only with a weight estimate well above the reading.
+  if (auto used = ind.get("gpu_mem_used_gib"); used && *used >= 0.5 && mg.weights_gib && *mg.weights_gib > 1.5 * *used && slow) {
+    auto item = reading("gpu_mem_used_gib", *used, "GiB", "observe",
+                        fmt::format("the GPU holds {:.0f} GiB, less than the ~{:.0f} GiB of weights ({})", *used, *mg.weights_gib,
+                                    in.model_as_given.empty() ? "the model's name" : in.model_as_given));
+    c.add("partial_offload", 2.0, item);
+    c.add("gpu_not_used", -0.5, item);
+  }
   if (mg.weights_gib && gg.memory_gib) {
     const double vram = *gg.memory_gib * std::max(1, gg.count);
     auto item = reading("weights_gib/gpu_memory_gib", *mg.weights_gib / vram, "fraction", "--model/--gpu names",
@@ -537,7 +569,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
   signature_field_clues(in, symptoms, c);
   launch_clues(ls, engine, mg, gg, symptoms, ind, c);
   for (auto& r : reading_clues(ind, symptoms, engine)) c.out.push_back(std::move(r));
-  hardware_clues(in, mg, gg, engine, symptoms, c);
+  hardware_clues(in, ind, mg, gg, engine, symptoms, c);
   output_clues(in, c);
   output_signature_clues(in, c);
   for (auto& r : reservation_clues(in, ind, symptoms)) c.out.push_back(std::move(r));

@@ -175,6 +175,13 @@ LaunchSettings read_launch_text(const std::string& text) {
                       lead.rfind("- ", 0) == 0;
     std::vector<std::string> w = words_of(l, list);
     if (w.empty()) continue;
+    // A systemd unit's Environment="OLLAMA_HOST=0.0.0.0" "OLLAMA_NUM_PARALLEL=4" (how Ollama's
+    // service is configured): the variables it sets.
+    if (w[0].rfind("Environment=", 0) == 0) {
+      w[0] = w[0].substr(12);
+      if (w[0].empty()) w.erase(w.begin());
+      if (w.empty()) continue;
+    }
     // "OLLAMA_NUM_PARALLEL = 4" as typed in a thread: the variable's value, spaces and all.
     if (w.size() == 3 && w[1] == "=" && env_name(w[0])) w = {w[0] + "=" + w[2]};
     // Modelfile lines.

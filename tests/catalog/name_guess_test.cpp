@@ -104,6 +104,8 @@ const ModelCase kModels[] = {
     {"DeepSeek-R1-Distill-Llama-70B", "deepseek", "R1", 70, kNone, "", "", kNone, false, false, false, kNone},
     {"phi3:3.8b", "phi", "3", 3.8, kNone, "", "", 4.5, true, true, true, 1.9907},
     {"dolphin-phi", "phi", "", kNone, kNone, "", "", kNone, false, false, false, kNone},
+    // As typed in a thread, spaces for the dash.
+    {"GPT OSS 120b", "gpt-oss", "", 120, kNone, "", "MXFP4", 4.25, false, false, true, 59.3718},
     // host:port, with or without a path, is not an Ollama name:tag.
     {"my_ip:8000/v2/models/ensemble", "", "", kNone, kNone, "", "", kNone, false, false, false, kNone},
     {"localhost:11434", "", "", kNone, kNone, "", "", kNone, false, false, false, kNone},

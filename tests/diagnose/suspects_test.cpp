@@ -205,6 +205,51 @@ TEST(Suspects, AppleSiliconAndMlxRuleOutCudaCausesAndAVisionModelRaisesRequestSi
   EXPECT_EQ(rv.findings.front().id, "long_prompts");
 }
 
+// Ollama placing no layer: a missing GPU, unless its own line says the compute graph for the
+// context fills the memory the GPU offers (then it is the fit: a shorter context).
+TEST(Suspects, OllamaZeroLayersIsAFitFailureWhenTheGraphFillsTheGpu) {
+  const std::string plan =
+      "time=2025-08-07T18:09:53.153Z level=INFO source=server.go:175 msg=offload library=rocm layers.requested=-1 "
+      "layers.model=25 layers.offload=0 layers.split=\"\" memory.available=\"[95.8 GiB]\"\n";
+  auto full = with_log(plan + "memory.weights.nonrepeating=\"1.1 GiB\" memory.graph.full=\"96.0 GiB\" memory.graph.partial=\"96.0 GiB\"\n");
+  full.symptoms = {d::Symptom::tpot_high};
+  auto r = run(full);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "partial_offload");
+  auto small = with_log(plan + "memory.weights.nonrepeating=\"1.1 GiB\" memory.graph.full=\"2.0 GiB\"\n");
+  small.symptoms = {d::Symptom::tpot_high};
+  auto r2 = run(small);
+  bool unused = false;
+  for (const auto& f : r2.findings) unused |= f.id == "gpu_not_used";
+  EXPECT_TRUE(unused) << "0 layers with room to spare: the GPU may not be in use";
+  for (const auto& f : r.findings) EXPECT_NE(f.id, "gpu_not_used") << "the graph fills the GPU: a fit, not a missing GPU";
+}
+
+// The GPU holding far less than the weights the model's name states: the rest is offloaded.
+TEST(Suspects, GpuMemoryBelowTheWeightsIsOffload) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::tpot_high};
+  in.model_as_given = "GPT OSS 120b";  // ~59 GiB in MXFP4
+  in.observations.now["gpu_mem_used_gib"] = 14;
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "partial_offload");
+}
+
+// Ollama with a throughput complaint and no parallelism setting: its default queues requests.
+TEST(Suspects, OllamaWithoutParallelSettingAndLowThroughputSuspectsTheRunningCap) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::throughput_low};
+  in.launch_text = "Environment=\"OLLAMA_HOST=0.0.0.0\"";
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "running_cap_queueing");
+  in.launch_text = "Environment=\"OLLAMA_HOST=0.0.0.0\" \"OLLAMA_NUM_PARALLEL=4\"";
+  for (const auto& f : run(in).findings)
+    if (f.id == "running_cap_queueing")
+      for (const auto& e : f.evidence) EXPECT_NE(e.indicator, "parallel_slots") << "a parallel setting was given";
+}
+
 // Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.
 TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
   auto in = with_log(

@@ -44,6 +44,8 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
       // llama-server's environment twins of its flags (common/arg.cpp set_env).
       {"LLAMA_ARG_N_GPU_LAYERS=0 LLAMA_ARG_THREADS=48 LLAMA_ARG_N_PARALLEL=2 LLAMA_ARG_NUMA=numactl ./llama-server -m x.gguf",
        {{"n-gpu-layers", "0"}, {"threads", "48"}, {"parallel", "2"}, {"numa", "numactl"}, {"LLAMA_ARG_THREADS", "48"}}},
+      // A systemd unit's Environment= line (how Ollama's service is configured).
+      {"Environment=\"OLLAMA_HOST=0.0.0.0\" \"OLLAMA_NUM_PARALLEL=2\"", {{"OLLAMA_HOST", "0.0.0.0"}, {"OLLAMA_NUM_PARALLEL", "2"}}},
       // A variable as typed in a thread, spaces around '='.
       {"OLLAMA_NUM_PARALLEL = 4", {{"OLLAMA_NUM_PARALLEL", "4"}}},
       // The command line wins over the environment.
