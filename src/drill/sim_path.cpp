@@ -34,6 +34,36 @@ std::pair<std::string, std::string> source_of(const diagnose::Report& report, co
 
 }  // namespace
 
+// Which step fell short and why: the last step run that the plan predicted to meet the objective
+// (else the last step run), its prediction against its measurement, and how far the measurement is
+// from the objective. ": step 1 (replicas 1 -> 18) was predicted to meet it (P99 TTFT 613 ms, P99
+// TPOT 87 ms) and measured P99 TTFT 2.93 s, P99 TPOT 87 ms: 4.8x the predicted TTFT; the objective
+// is missed by 1.46x".
+std::string shortfall_why(const SimDrillResult& r) {
+  const DrillStep* last = nullptr;
+  for (const auto& st : r.steps)
+    if (st.index <= r.steps_done && st.sample && (!last || st.predicted_met || !last->predicted_met)) last = &st;
+  if (!last) return "";
+  std::string why = fmt::format(": step {} ({} {} -> {})", last->index, last->change.change, last->change.from, last->change.to);
+  if (last->predicted) {
+    const auto& p = *last->predicted;
+    why += fmt::format(" was predicted {} (P99 TTFT {}, P99 TPOT {}) and measured {}", last->predicted_met ? "to meet it" : "to fall short",
+                       seconds(p.ttft_p99_s), seconds(p.tpot_p99_s), measured_text(last->after));
+    std::vector<std::string> off;
+    if (p.ttft_p99_s > 0 && last->after.ttft_p99_s > 1.2 * p.ttft_p99_s)
+      off.push_back(fmt::format("{:.2g}x the predicted TTFT", last->after.ttft_p99_s / p.ttft_p99_s));
+    if (p.tpot_p99_s > 0 && last->after.tpot_p99_s > 1.2 * p.tpot_p99_s)
+      off.push_back(fmt::format("{:.2g}x the predicted TPOT", last->after.tpot_p99_s / p.tpot_p99_s));
+    if (!off.empty()) why += ": " + off.front() + (off.size() > 1 ? ", " + off.back() : "") + " (the simulator's prediction was optimistic)";
+  } else {
+    why += " measured " + measured_text(last->after);
+  }
+  const Measured& end = last->kept ? last->after : last->before;
+  why += fmt::format("; the last state kept misses the objective by {:.2g}x", r.objective.distance(end.ttft_p99_s, end.tpot_p99_s));
+  if (!last->kept) why += " (the step was undone)";
+  return why;
+}
+
 double run_deadline_s(const SimDrillResult& r) { return (4 * r.virtual_s + 60) / r.time_scale + 30; }
 
 core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, const std::string& what) {
@@ -215,7 +245,8 @@ core::Status follow_path(SimDrillResult& r, const SimDrillOptions& o, const sim:
   }
   if (r.ended.empty())
     r.ended = r.steps.empty() ? "no remedy of the diagnosis can be applied in the simulator"
-                              : r.objective.known() ? "the plan is spent without meeting the objective" : "the plan is spent (no objective to meet)";
+                              : r.objective.known() ? "the plan is spent without meeting the objective" + shortfall_why(r)
+                                                    : "the plan is spent (no objective to meet)";
   return core::ok_status();
 }
 

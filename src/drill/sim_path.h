@@ -23,6 +23,11 @@ DrillObjective drill_objective(const diagnose::Report& report, const SimDrillOpt
 // P99 TTFT / TPOT (virtual seconds) and output tokens per second of one run's sample.
 Measured measure(const bench::RunSample& s);
 
+// When the plan is spent without meeting the objective: which step fell short and why (its
+// prediction against its measurement, and how far the last state kept is from the objective),
+// as the text after "the plan is spent without meeting the objective". "" when no step ran.
+std::string shortfall_why(const SimDrillResult& r);
+
 // The steps to take, in order: the remedy plan's when the diagnosis computed one, else the first
 // remedy of the findings the simulator can apply (one step). Not yet applied or run.
 std::vector<DrillStep> path_steps(const diagnose::Report& report, const sim::Scenario& a, std::string& source,

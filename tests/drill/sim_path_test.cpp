@@ -104,5 +104,33 @@ TEST(SimPath, WithoutAPlanTheFirstApplicableRemedyIsTheOneStep) {
   EXPECT_NE(skipped[0].find("capacity benchmark input length"), std::string::npos) << skipped[0];
 }
 
+
+// The plan spent short of the objective says which step fell short and by how much its
+// measurement missed its prediction.
+TEST(SimPath, AShortfallNamesTheStepItsPredictionAndItsMeasurement) {
+  SimDrillResult r;
+  r.objective = DrillObjective{2.0, 0.1, "x"};
+  DrillStep st;
+  st.index = 1;
+  st.change = diagnose::Remedy{"replicas", "1", "18", "", "sim"};
+  st.predicted = diagnose::PlanState{};
+  st.predicted->ttft_p99_s = 0.613;
+  st.predicted->tpot_p99_s = 0.087;
+  st.predicted_met = true;
+  st.sample = bench::RunSample{};
+  st.before = Measured{2472.6, 0.155, 100};
+  st.after = Measured{2.93, 0.087, 900};
+  st.kept = true;
+  r.steps = {st};
+  r.steps_done = 1;
+  const std::string why = shortfall_why(r);
+  EXPECT_NE(why.find("step 1 (replicas 1 -> 18) was predicted to meet it"), std::string::npos) << why;
+  EXPECT_NE(why.find("P99 TTFT 2.93 s"), std::string::npos) << why;
+  EXPECT_NE(why.find("4.8x the predicted TTFT"), std::string::npos) << why;
+  EXPECT_NE(why.find("misses the objective by 1.5x"), std::string::npos) << why;
+  r.steps_done = 0;
+  EXPECT_EQ(shortfall_why(r), "");
+}
+
 }  // namespace
 }  // namespace llmtriage::drill
