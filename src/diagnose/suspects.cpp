@@ -168,6 +168,11 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
     total += std::exp(s.score);
   }
   std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) { return a.score > b.score; });
+  // Without a symptom, only evidence speaks: causes with no clue for them neither lead nor weigh
+  // in the layer's mass (a prior-only cause leading would hide the ones the evidence names).
+  if (symptoms.empty())
+    scored.erase(std::remove_if(scored.begin(), scored.end(), [](const Scored& s) { return s.pro.empty(); }), scored.end());
+  if (scored.empty()) return {};
   // The question is which layer the fault is in: the layer holding the most probability leads,
   // through its best cause, even when a single cause of another layer scores higher (five small
   // operator causes outweigh one offload guess). The rest follow by score.

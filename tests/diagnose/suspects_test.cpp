@@ -250,6 +250,18 @@ TEST(Suspects, OllamaWithoutParallelSettingAndLowThroughputSuspectsTheRunningCap
       for (const auto& e : f.evidence) EXPECT_NE(e.indicator, "parallel_slots") << "a parallel setting was given";
 }
 
+// No symptom: only causes the evidence names are ranked, so a prior-only cause of a heavier layer
+// never hides them (it did: a large Ollama context gave no finding at all).
+TEST(Suspects, WithoutASymptomTheEvidencesCausesAreListed) {
+  d::DiagnoseInput in;
+  in.launch_text = "OLLAMA_CONTEXT_LENGTH=131072";
+  in.model_as_given = "gpt-oss";
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().layer, d::Layer::scheduling_capacity);
+  for (const auto& f : r.findings) EXPECT_FALSE(f.evidence.empty()) << f.id << ": listed with no evidence";
+}
+
 // Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.
 TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
   auto in = with_log(
