@@ -387,6 +387,12 @@ void batch_too_large(const Context& c, kit::Models& m, std::vector<Finding>& out
   // Against a baseline at the same lengths, a step slower than the batch's growth can make it is
   // a slower processor (hardware_rules.h); the batch grew because requests stay longer.
   if (step_slower_than_batch_explains(c)) return;
+  // A larger batch trades each sequence's speed for more tokens per second in all: throughput
+  // under a quarter of what the deployment is expected to give, with the batch running, is not
+  // that trade but a per-token cost (a grammar, logprobs, a slow kernel: the suspects weigh it).
+  if (const auto tps = c.ind.get("output_tokens_per_s"), want = c.ind.get("expected_output_tokens_per_s");
+      tps && want && *want > 0 && *tps < 0.25 * *want)
+    return;
   const bool telemetry = c.ind.get("clock_ratio") || c.ind.get("throttle_power");
   Finding f = kit::finding("batch_too_large", Layer::scheduling_capacity, Symptom::tpot_high, Severity::warning,
                            "Running batch too large for the TPOT objective");

@@ -109,6 +109,12 @@ const std::vector<Row>& rows() {
          c.symptoms = {Symptom::tpot_high};
        },
        {"batch_too_large"}, State::at_fault},
+      {"100 running yield 70 tok/s against 800 expected: a per-token cost, not the batch",
+       [](Case& c) {
+         c.set({{"tpot_p50_s", 1.7}, {"running", 100}, {"output_tokens_per_s", 70}, {"expected_output_tokens_per_s", 800}});
+         c.symptoms = {Symptom::tpot_high};
+       },
+       {}, State::cleared},
       {"rare preemptions: below the threshold",
        [](Case& c) { c.set({{"preemptions_per_s", 0.05}, {"kv_usage_max", 0.99}}); }, {}, State::cleared},
       {"idle queue, long prompts, chunked prefill off",
