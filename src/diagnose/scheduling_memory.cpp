@@ -87,6 +87,14 @@ OomSplit split_ooms(const Context& c) {
     s.runtime = std::max(0.0, c.ind.get("oom_events").value_or(0) - s.startup);
     return s;
   }
+  // Unlabelled lines with the operator's word for when it happened (a runtime OOM reported, no
+  // startup OOM): while serving. A pasted excerpt rarely holds the lines served before it, so
+  // "nothing served before" says nothing about the phase then.
+  if (unknown > 0 && kit::has_symptom(c, Symptom::runtime_oom_or_preemption) && !kit::has_symptom(c, Symptom::startup_oom)) {
+    s.runtime += unknown;
+    if (!s.last_runtime) s.last_runtime = last_unknown;
+    return s;
+  }
   // Unlabelled lines: as the indicators counted them (startup when nothing was served before).
   const double ind_startup = c.ind.get("startup_oom_events").value_or(0);
   const double unknown_startup = std::clamp(ind_startup - s.startup, 0.0, unknown);

@@ -202,6 +202,15 @@ const std::vector<Row>& rows() {
                                          {{"tried_to_allocate_gib", 0.2168}}));
        },
        {"runtime_oom_unprofiled_memory"}, State::at_fault},
+      {"an OOM line with no phase, nothing seen served, the operator reports a runtime OOM: while serving",
+       [](Case& c) {
+         c.set({{"oom_events", 1}, {"startup_oom_events", 1}});
+         c.in.now.events.push_back(event(core::EventKind::oom,
+                                         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.82 GiB.",
+                                         {{"tried_to_allocate_gib", 3.82}}));
+         c.symptoms = {Symptom::runtime_oom_or_preemption};
+       },
+       {"runtime_oom_unprofiled_memory"}, State::at_fault},
       {"OOM in the profiling run: startup, even after an earlier served start",
        [](Case& c) {
          c.set({{"oom_events", 1}, {"startup_oom_events", 0}, {"running_max", 4}});
