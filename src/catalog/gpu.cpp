@@ -231,7 +231,22 @@ core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpe
       tie = sp.g->name;
     }
   }
-  if (best && tie.empty()) return *best;
+  if (best && tie.empty()) {
+    GpuSpec g = *best;
+    // A family name alone ("A100", "H100", "NVIDIA H200") resolves to the board the catalog lists
+    // first for it, never silently: the sibling boards that the name would also fit are named.
+    if (!said.gb && said.form.empty()) {
+      const std::string family = normalize_gpu_name(g.name.substr(0, g.name.find('-')));
+      std::string siblings;
+      for (const auto& other : catalog)
+        if (&other != best && normalize_gpu_name(other.name.substr(0, other.name.find('-'))) == family)
+          siblings += (siblings.empty() ? "" : ", ") + other.name;
+      if (!siblings.empty() && normalize_gpu_name(g.name) != q)
+        g.assumed = fmt::format("'{}' names no board: {} ({:.2f} GiB) is assumed; name the board if it is another ({})",
+                                name, g.name, g.memory_gib, siblings);
+    }
+    return g;
+  }
   if (best)
     return core::make_error(core::ErrorKind::not_found, "--gpu", "one GPU from the catalog", name,
                             fmt::format("The name fits both {} and {}: add the memory size or form factor (e.g. "
@@ -258,8 +273,8 @@ core::Result<GpuSpec> find_gpu(const std::string& name, const std::vector<GpuSpe
       core::ErrorKind::not_found, "--gpu", "a GPU from the catalog (data/gpus/gpus.jsonl)", name,
       (not_swapped.empty() ? std::string() : "Not taken, the name says otherwise: " + not_swapped + ". ") +
           "Closest catalog names: " + hint +
-          ". For a GPU not in the catalog, pass its capacity with --gpu-mem-gib GIB (as torch "
-          "reports it, e.g. 79.19 for an H100 80GB).");
+          ". For a GPU not in the catalog, `llmtriage ledger` takes its capacity with --gpu-mem-gib GIB (as "
+          "torch reports it, e.g. 79.19 for an H100 80GB).");
 }
 
 core::Result<GpuSpec> find_gpu(const std::string& name) {

@@ -21,6 +21,10 @@ struct GpuSpec {
   double memory_gib = 0;
   bool memory_measured = false;
   std::string memory_note;               // where memory_gib comes from
+  // Set by find_gpu when the name given states neither memory size nor form factor and the
+  // catalog holds sibling boards of the family ("A100": the 80GB SXM is assumed, a 40GB or a PCIe
+  // board is not): the sentence that says so, for the commands to show. Empty otherwise.
+  std::string assumed;
   double memory_gb_marketing = 0;        // datasheet GB
   std::string memory_type;               // "HBM3"
   double hbm_bandwidth_gbps = 0;         // GB/s (GDDR parts too)

@@ -245,8 +245,14 @@ int run_app(std::vector<Command> commands, int argc, const char* const* argv, st
     auto [leaf_app, where] = named();
     const std::string hint = "Run 'llmtriage" + (where.empty() ? "" : " " + where) + " --help' for usage.";
     if (pending->error) return report_error(json_wanted, where, *pending->error, out, err, hint);
-    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-      // Unknown flags: name each with the closest flag of the command.
+    // No command at all (a bare `llmtriage`): the same words as a parent named without its leaf.
+    if (where.empty() && dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty())
+      return report_error(json_wanted, "", core::make_error(core::ErrorKind::usage, "", "a command", "none"), out, err,
+                          "Run 'llmtriage --help' for the commands.");
+    // Unknown flags: name the first with the closest flag of the command. Also when a required
+    // flag is missing: a misspelt one ("--modle m") is why it is, and CLI11 checks requirements
+    // before it reports what it could not place.
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) || dynamic_cast<const CLI::RequiredError*>(&e)) {
       std::vector<std::string> known{"--json", "--help"};
       for (const auto& l : leaves)
         if (l.app == leaf_app)
@@ -256,6 +262,15 @@ int run_app(std::vector<Command> commands, int argc, const char* const* argv, st
       for (const auto& extra : app.remaining(true)) {
         if (extra.rfind("-", 0) != 0) continue;
         const std::string name = extra.substr(0, extra.find('='));
+        // A flag every command has, given to a parent ("llmtriage sim --json"): the command is missing.
+        if (!leaf_app->get_subcommands({}).empty() && std::find(known.begin(), known.end(), name) != known.end()) {
+          std::string kids;
+          for (const auto* k : leaf_app->get_subcommands({})) kids += (kids.empty() ? "" : ", ") + k->get_name();
+          return report_error(json_wanted, where,
+                              core::make_error(core::ErrorKind::usage, "", "a command of '" + where + "' (" + kids + ") before " + name,
+                                               "none"),
+                              out, err, hint);
+        }
         return report_error(json_wanted, where,
                             core::make_error(core::ErrorKind::usage, name, "a flag of 'llmtriage " + where + "'",
                                              "'" + name + "'" + did_you_mean(name, known)),
@@ -276,8 +291,15 @@ int run_app(std::vector<Command> commands, int argc, const char* const* argv, st
       return report_error(leaf.json, leaf.cmd->path, core::make_error(core::ErrorKind::internal, "", "", e.what()), out, err);
     }
   }
-  return report_error(json_wanted, "", core::make_error(core::ErrorKind::usage, "llmtriage", "a command", "none"), out, err,
-                      "Run 'llmtriage --help'.");
+  // A parent named without its leaf ("llmtriage sim"): name the parent and its commands.
+  auto [parent, where] = named();
+  std::string kids;
+  for (const auto* k : parent->get_subcommands({})) kids += (kids.empty() ? "" : ", ") + k->get_name();
+  return report_error(json_wanted, where,
+                      core::make_error(core::ErrorKind::usage, "",
+                                       where.empty() ? std::string("a command") : "a command of '" + where + "' (" + kids + ")",
+                                       "none"),
+                      out, err, "Run 'llmtriage" + (where.empty() ? "" : " " + where) + " --help' for the commands.");
 }
 
 }  // namespace llmtriage::cli

@@ -74,8 +74,13 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
     for (const auto& n : g.input.now.inputs)
       why += "\n  " + n.kind + " " + n.source + ": " + (n.ok ? "read, but holds no evidence" : n.note);
     if (g.input.snapshot_path) why += "\n  (the snapshot was kept at " + *g.input.snapshot_path + ")";
-    if (ctx.json)  // the JSON error object (docs/cli.md), each input on its own line in detail
-      return fail(ctx, core::make_error(core::ErrorKind::input, "", "", "no evidence could be read from any input:", why));
+    if (ctx.json) {  // the JSON error object (docs/cli.md): each input in detail, "; " between them
+      std::string detail;
+      for (const auto& n : g.input.now.inputs)
+        detail += (detail.empty() ? "" : "; ") + n.kind + " " + n.source + ": " + (n.ok ? "read, but holds no evidence" : n.note);
+      if (g.input.snapshot_path) detail += "; the snapshot was kept at " + *g.input.snapshot_path;
+      return fail(ctx, core::make_error(core::ErrorKind::input, "", "evidence from at least one input", "none readable", detail));
+    }
     ctx.err << "llmtriage diagnose: error: no evidence could be read from any input:" << why << "\n";
     return core::kExitUsage;
   }

@@ -239,7 +239,7 @@ Command make_records_summary_command() {
   c.example =
       "llmtriage records summary prod.jsonl --baseline bench.jsonl\n"
       "  # nginx access log vs a vLLM benchmark result:\n"
-      "  llmtriage records summary access.log --format nginx --baseline vllm-result.json\n"
+      "  llmtriage records summary access.log --records-format nginx --baseline vllm-result.json\n"
       "  # a CSV with its own column names and units:\n"
       "  llmtriage records summary reqs.csv --columns arrival_s=ts_ms*0.001,input_tokens=prompt_len,ttft_s=ttft_ms*0.001";
   c.options = {

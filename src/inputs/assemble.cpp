@@ -153,7 +153,7 @@ void name_model_and_gpu(EvidenceSide& now, const Sources& f, std::vector<std::st
       if (guess.recognized()) warnings.push_back("gpu " + src + ": " + text);
       now.note(src, "gpu", guess.recognized(), text);
     } else {
-      now.note(src, "gpu", true, fmt::format("{} ({:g} GiB)", gs->name, gs->memory_gib));
+      now.note(src, "gpu", true, fmt::format("{} ({:g} GiB){}", gs->name, gs->memory_gib, gs->assumed.empty() ? "" : "; " + gs->assumed));
     }
   }
 }

@@ -139,6 +139,7 @@ core::Result<Resolved> resolve_settings(const LedgerInput& in) {
   // GPU capacity.
   r.total_gib = in.gpu_mem_gib.value_or(in.gpu.memory_gib);
   if (r.total_gib <= 0) return bad("--gpu", "a GPU with a known capacity, or --gpu-mem-gib", in.gpu.name);
+  if (!in.gpu_mem_gib && !in.gpu.assumed.empty()) r.notes.push_back(in.gpu.assumed);
   if (!in.gpu_mem_gib && !in.gpu.memory_measured)
     r.notes.push_back(fmt::format("{}: capacity {:.2f} GiB is estimated from the datasheet; pass --gpu-mem-gib with "
                                   "the torch-visible value for exact numbers",

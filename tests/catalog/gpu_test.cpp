@@ -64,6 +64,19 @@ TEST(GpuCatalog, AFamilyNameWithoutItsBoardIsReportedNotGuessed) {
   EXPECT_NE(g.error().message().find("V100"), std::string::npos) << g.error().message();
 }
 
+TEST(GpuCatalog, AFamilyNameResolvesToOneBoardAndSaysSo) {
+  // "A100" is four boards in the catalog: the 80GB SXM is taken, and the spec says it was assumed
+  // and which others the name fits; a name stating the board assumes nothing.
+  auto a = find_gpu("A100");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->name, "A100-80GB-SXM");
+  EXPECT_NE(a->assumed.find("is assumed"), std::string::npos) << a->assumed;
+  EXPECT_NE(a->assumed.find("A100-40GB-SXM"), std::string::npos) << a->assumed;
+  EXPECT_TRUE(find_gpu("NVIDIA A100-SXM4-80GB")->assumed.empty());
+  EXPECT_TRUE(find_gpu("H100 80GB PCIe")->assumed.empty());
+  EXPECT_TRUE(find_gpu("L40S")->assumed.empty());  // one board
+}
+
 TEST(GpuCatalog, EccGddrCardsReportWhatTorchSees) {
   // GDDR6 with ECC on keeps 1/16: torch sees 22.03 GiB of an L4's 24 GB and 44.42 of an L40S's
   // 48 GB (sources in gpus.jsonl), not 0.985 x GB.

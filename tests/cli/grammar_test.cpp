@@ -94,6 +94,15 @@ TEST(Grammar, DidYouMeanForCommandsFlagsAndNames) {
   expect_usage(run({"diagnose", "--observe", "wating=40"}), "did you mean 'waiting'?");
   expect_usage(run({"diagnose", "--observe", "baseline_wating=40"}), "did you mean 'baseline_waiting'?");
   expect_usage(run({"diagnose", "--symptom", "ttft_spik"}), "did you mean 'ttft_spike'?");
+  // A misspelt required flag: the misspelling is named, not "--model is required".
+  expect_usage(run({"bench", "--endpoint", "http://127.0.0.1:1", "--modle", "m"}), "did you mean '--model'?");
+  // No command, or a parent without its command: said in the same words, with the commands.
+  expect_usage(run({}), "expected a command, found none");
+  expect_usage(run({"sim"}), "expected a command of 'sim' (run, serve, calibrate), found none");
+  const auto parent_json = run({"sim", "--json"});  // with --json the error is the JSON object on stdout
+  EXPECT_EQ(parent_json.code, 2);
+  EXPECT_NE(parent_json.out.find("expected a command of 'sim' (run, serve, calibrate) before --json"), std::string::npos)
+      << parent_json.out;
 }
 
 TEST(Grammar, JsonErrorsAreObjectsOnStdoutWithTheExitCode) {
