@@ -60,7 +60,7 @@ std::string engine_of(const DiagnoseInput& in, const ingest::LaunchSettings& ls,
     if (w.rfind("mlx", 0) == 0) return "mlx";
   for (const auto& w : ls.unparsed)
     if (w.rfind("mlx_lm", 0) == 0 || w.rfind("mlx-lm", 0) == 0) return "mlx";
-  if (lower(mg.org) == "mlx-community") return "mlx";
+  if (lower(mg.org) == "mlx-community" || lower(mg.as_given).find("mlx") != std::string::npos) return "mlx";
   // A request URL in the pasted text names the server's API: Triton's generate endpoints
   // (/v2/models/<model>/generate[_stream], the TensorRT-LLM backend's), Ollama's /api/generate|chat.
   for (const auto& w : ls.unparsed) {
@@ -414,6 +414,9 @@ void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const catalo
     auto item = quote("gpu_vendor", in.gpu_as_given + " (Apple silicon: Metal, unified memory)", "--gpu");
     c.add("cuda_graphs_off", -1.5, item);
     c.add("interconnect_bound", -1.0, item);
+    // One memory for CPU and GPU: a model that fits runs on Metal whole (llama.cpp offloads every
+    // layer there by default); a split is a setting, not a fit.
+    c.add("partial_offload", -1.0, item);
   }
   // bf16 matters to engines that run the checkpoint's dtype; llama.cpp-family servers compute in
   // their own (fp16/quantized) formats on Pascal and Turing alike.
