@@ -21,7 +21,7 @@ struct AbOpts {
   bool allow_multi = false;
   int iterations = 2000;
   int64_t seed = 0;
-  std::string html;  // --html FILE: the two runs' latency CDFs and A's timeline as one page
+  std::string html;  // --html FILE: the delta board, both runs' latency CDFs and B's timeline as one page
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -31,6 +31,26 @@ std::vector<std::string> split(const std::string& s) {
   while (std::getline(ss, x, ','))
     if (!x.empty()) v.push_back(x);
   return v;
+}
+
+// The delta board (docs/report.md) from the comparison just made: its rows are r.metrics as
+// `ab --json` prints them; the variable is the one setting that differs.
+report::AbBoard delta_board(const bench::AbResult& r, const bench::AbOptions& ao) {
+  report::AbBoard b;
+  b.verdict_given = r.verdict_given;
+  b.refusals = r.refusals;
+  b.confidence = ao.confidence;
+  if (r.config_diff.empty()) {
+    b.variable = "no setting differs";
+  } else if (r.config_diff.size() == 1) {
+    const auto& [k, v] = *r.config_diff.begin();
+    b.variable = k + ": " + v.first + " -> " + v.second;
+  } else {
+    for (const auto& [k, v] : r.config_diff) b.variable += (b.variable.empty() ? "" : ", ") + k;
+    b.variable = std::to_string(r.config_diff.size()) + " variables: " + b.variable;
+  }
+  for (const auto& m : r.metrics) b.rows.push_back({m.metric, m.a, m.b, m.diff, m.lo, m.hi, m.rel_pct, m.verdict});
+  return b;
 }
 
 int run_ab(AbOpts& o, Context& ctx) {
@@ -60,13 +80,14 @@ int run_ab(AbOpts& o, Context& ctx) {
   std::optional<core::Error> html_error;
   if (!o.html.empty()) {
     // The first trial of each side, A as the baseline: their CDFs on one chart, B's scrapes as
-    // the timeline (docs/report.md). The verdicts stay in the text and JSON.
+    // the timeline (docs/report.md); above them the delta board of every metric.
     auto h = load_report_inputs({split(o.a).front(), split(o.b).front()}, std::nullopt);
     if (!h) html_error = h.error();
     else {
       h->title = "llmtriage ab: " + o.a + " vs " + o.b;
-      h->notes.push_back(r.verdict_given ? "the A/B verdicts per metric are in `llmtriage ab`'s text and JSON output"
-                                         : "no verdict: " + (r.refusals.empty() ? std::string("see the text output") : r.refusals.front()));
+      h->ab = delta_board(r, ao);
+      if (split(o.a).size() > 1 || split(o.b).size() > 1)
+        h->notes.push_back("the CDFs and the timeline draw the first trial of each side; the A/B board pools every trial");
       if (auto st = write_html_report(o.html, *h); !st) html_error = st.error();
       else ctx.err << "llmtriage ab: HTML report written to " << o.html << "\n";
     }
@@ -99,7 +120,7 @@ Command make_ab_command() {
       {"--allow-multi", "", "give verdicts even when the configs differ in more than one variable (warned)", &o->allow_multi},
       {"--bootstrap-iterations", "", "bootstrap resamples per metric", &o->iterations, "", false, at_least(1)},
       {"--seed", "", "seed of the bootstrap (same seed, same intervals)", &o->seed},
-      {"--html FILE", "", "also write both runs as one self-contained HTML page: latency CDFs of A (baseline) and B, B's server timeline (docs/report.md)", &o->html},
+      {"--html FILE", "", "also write the comparison as one self-contained HTML page: the delta board (B - A per metric with its interval), latency CDFs of A (baseline) and B, B's server timeline (docs/report.md)", &o->html},
   };
   c.run = [o](Context& ctx) { return run_ab(*o, ctx); };
   c.state = o;

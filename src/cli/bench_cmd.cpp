@@ -7,10 +7,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "bench/bench_config.h"
 #include "cli/command.h"
+#include "cli/report_inputs.h"
 #include "core/duration.h"
 #include "core/exit_code.h"
 #include "core/files.h"
@@ -22,7 +24,17 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_signal(int) { g_stop.store(true); }
 
-int run_bench(bench::BenchFlags& f, Context& ctx) {
+struct BenchOpts {
+  bench::BenchFlags f;
+  std::string html;  // --html FILE: the run's CDFs and timeline, drawn from the --out folder
+};
+
+int run_bench(BenchOpts& o, Context& ctx) {
+  bench::BenchFlags& f = o.f;
+  // The page is drawn from the result folder, as `report` draws one: refused before the run.
+  if (!o.html.empty() && f.out.empty())
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--html", "--out DIR as well (the page is drawn from the folder)",
+                                      "no --out"));
   auto plan = bench::plan_run(f);
   if (!plan) return fail(ctx, plan.error());
   if (!f.save_requests.empty()) {
@@ -48,6 +60,18 @@ int run_bench(bench::BenchFlags& f, Context& ctx) {
       if (auto st = core::write_file_atomic(f.out + "/requests.jsonl", bench::to_jsonl(plan->set)); !st)
         return fail(ctx, st.error());
   }
+  // The page first: when it cannot be written the summary is still shown, and with --json as one
+  // document carrying the error.
+  std::optional<core::Error> html_error;
+  if (!o.html.empty()) {
+    auto h = load_report_inputs({f.out}, std::nullopt);
+    if (!h) html_error = h.error();
+    else {
+      h->title = "llmtriage bench: " + f.out;
+      if (auto st = write_html_report(o.html, *h); !st) html_error = st.error();
+      else ctx.err << "llmtriage bench: HTML report written to " << o.html << "\n";
+    }
+  }
   // Nothing completed because a request failed (refused, reset, an HTTP error): the run measured
   // nothing of the server, an error. Nothing completed because the run's end (--deadline, Ctrl-C)
   // cut every request: a partial run, reported as one.
@@ -63,10 +87,16 @@ int run_bench(bench::BenchFlags& f, Context& ctx) {
     const core::Error e = core::make_error(core::ErrorKind::network, out.meta.endpoint, "completed requests",
                                            fmt::format("none of {} completed", out.summary.measured), why);
     if (!ctx.json) ctx.out << bench::text_report(out.summary, out.meta);
+    if (html_error) ctx.err << "llmtriage bench: the HTML report was not written: " << html_error->message() << "\n";
     return fail_with_result(ctx, bench::json_summary(out.summary, out.meta), e);
   }
-  if (ctx.json) ctx.out << bench::json_summary(out.summary, out.meta).dump(2) << "\n";
-  else ctx.out << bench::text_report(out.summary, out.meta);
+  if (ctx.json) {
+    if (html_error) return fail_with_result(ctx, bench::json_summary(out.summary, out.meta), *html_error);
+    ctx.out << bench::json_summary(out.summary, out.meta).dump(2) << "\n";
+  } else {
+    ctx.out << bench::text_report(out.summary, out.meta);
+  }
+  if (html_error) return fail(ctx, *html_error);
   if (none_completed && out.summary.deadline_hit)
     ctx.err << fmt::format("llmtriage bench: no request completed within the deadline ({}): the server answered "
                            "none in time; raise --deadline, or look at the server (it may be overloaded or hung)\n",
@@ -83,7 +113,8 @@ int run_bench(bench::BenchFlags& f, Context& ctx) {
 }  // namespace
 
 Command make_bench_command() {
-  auto f = std::make_shared<bench::BenchFlags>();
+  auto o = std::make_shared<BenchOpts>();
+  bench::BenchFlags* f = &o->f;
   Command c;
   c.path = "bench";
   c.summary = "Load-test an OpenAI-compatible endpoint: fixed seeded request set, absolute schedule, self-checked";
@@ -118,6 +149,7 @@ Command make_bench_command() {
       {"--slo SLO", "", "goodput SLO, e.g. ttft=500ms,tpot=50ms,e2e=10s", &f->slo},
       {"--fail-on-slo", "", "exit 1 when the run misses --slo (< 99% of requests meet it, or the error rate is above error_rate=)", &f->fail_on_slo},
       {"--out,-o DIR", "", "folder for summary.json, records.jsonl, metrics.jsonl, report.txt, requests.jsonl", &f->out},
+      {"--html FILE", "", "also write the run as one self-contained HTML page: latency CDFs, server timeline (needs --out; docs/report.md)", &o->html},
       {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY); never printed", &f->api_key_file},
       {"--deadline DURATION", "", "how long the whole run may take; then it stops, results kept", &f->deadline_s, "", false, kPositive},
       {"--request-timeout DURATION", "", "time without a byte (first or next) before a request fails", &f->request_timeout_s, "", false, kPositive},
@@ -127,8 +159,8 @@ Command make_bench_command() {
       {"--client-threads", "", "event-loop threads of the client", &f->client_threads, "", false, at_least(1)},
       {"--no-continuous-usage", "", "do not ask for per-chunk usage (servers that reject stream_options.continuous_usage_stats)", &f->no_continuous_usage},
   };
-  c.run = [f](Context& ctx) { return run_bench(*f, ctx); };
-  c.state = f;
+  c.run = [o](Context& ctx) { return run_bench(*o, ctx); };
+  c.state = o;
   return c;
 }
 

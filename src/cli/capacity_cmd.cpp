@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <set>
 #include <ostream>
@@ -11,6 +12,8 @@
 #include "bench/bench_config.h"
 #include "bench/capacity.h"
 #include "cli/command.h"
+#include "cli/report_inputs.h"
+#include "cli/version.h"
 #include "core/duration.h"
 #include "core/exit_code.h"
 #include "core/files.h"
@@ -29,6 +32,7 @@ struct CapOpts {
   int max_points = 12;
   double budget_s = 7200;  // the whole search (--budget); each trial's --deadline is cut to what is left
   bool fail_on_slo = false;
+  std::string html;  // --html FILE: the curve as one self-contained page
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -67,6 +71,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
   int trials_run = 0;
   double trial_seconds = 0;
   std::set<double> loads;
+  std::map<double, std::vector<double>> realized;  // rate searches: the rate each kept trial really sent at
   const char* unit = conc ? "concurrent requests" : "req/s";
   auto trial = [&](double load, int t) {
     bench::TrialResult tr;
@@ -117,6 +122,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
     tr.e2e_p99_ms = out.summary.e2e_s.p99 * 1e3;
     tr.e2e_p50_ms = out.summary.e2e_s.p50 * 1e3;
     tr.client_bound = out.summary.client_bound;
+    if (!conc) realized[load].push_back(out.summary.realized_rate);
     ++trials_run;
     trial_seconds += seconds_since(ts);
     // One line per trial, on a terminal or not, with an upper bound on what is left.
@@ -153,6 +159,41 @@ int run_capacity(CapOpts& o, Context& ctx) {
   for (auto& n : bench::slo_floor_notes(r, plan->summary.slo)) r.notes.push_back("out of reach: " + n);
   bool client_bound = false;
   for (const auto& p : r.curve) client_bound = client_bound || p.client_bound;
+  // The page first: when it cannot be written the curve is still shown, and with --json as one
+  // document carrying the error.
+  std::optional<core::Error> html_error;
+  if (!o.html.empty()) {
+    report::HtmlReport h;
+    h.title = "llmtriage capacity: " + o.f.endpoint + " (" + o.f.model + ")";
+    h.generated_by = "llmtriage " + version_string();
+    h.sources.push_back(o.f.endpoint);
+    report::CapacityPicture& cp = h.capacity.emplace();
+    cp.by = o.by;
+    cp.unit = unit;
+    cp.slo = o.f.slo;
+    if (plan->summary.slo.ttft_s) cp.ttft_slo_ms = *plan->summary.slo.ttft_s * 1e3;
+    if (plan->summary.slo.tpot_s) cp.tpot_slo_ms = *plan->summary.slo.tpot_s * 1e3;
+    cp.target_pct = o.target_pct;
+    cp.capacity = r.capacity;
+    cp.failing_above = r.failing_above;
+    cp.knee = r.knee;
+    cp.at_max_load = r.at_max_load;
+    cp.out_of_reach = r.out_of_reach;
+    cp.notes = r.notes;
+    for (const auto& p : r.curve) {
+      report::CapacityPicture::Point q{p.load, static_cast<int>(p.trials.size()), p.attainment_mean, p.ci_low, p.ci_high,
+                                       p.goodput_rps, p.ttft_p99_ms, p.tpot_p99_ms, p.e2e_p99_ms, std::nullopt,
+                                       p.pass, p.stopped_early, p.client_bound};
+      if (auto it = realized.find(p.load); it != realized.end() && !it->second.empty()) {  // mean over its trials
+        double sum = 0;
+        for (double v : it->second) sum += v;
+        q.realized_load = sum / static_cast<double>(it->second.size());
+      }
+      cp.curve.push_back(q);
+    }
+    if (auto st = write_html_report(o.html, h); !st) html_error = st.error();
+    else ctx.err << "llmtriage capacity: HTML report written to " << o.html << "\n";
+  }
   if (ctx.json) {
     nlohmann::json j;
     j["by"] = o.by;
@@ -176,6 +217,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
                        {"ttft_p99_ms", p.ttft_p99_ms}, {"tpot_p99_ms", p.tpot_p99_ms}, {"e2e_p99_ms", p.e2e_p99_ms},
                        {"pass", p.pass}, {"stopped_early", p.stopped_early}, {"client_bound", p.client_bound}});
     j["curve"] = curve;
+    if (html_error) return fail_with_result(ctx, j, *html_error);
     ctx.out << j.dump(2) << "\n";
   } else {
     if (r.capacity)
@@ -194,6 +236,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
                              p.client_bound ? " CLIENT-BOUND" : "");
     for (const auto& n : r.notes) ctx.out << "  note: " << n << "\n";
   }
+  if (html_error) return fail(ctx, *html_error);
   // --fail-on-slo: the SLO is not met at the load asked about (--start) or at any load tried.
   if (o.fail_on_slo && (!r.capacity || *r.capacity < start)) return core::kExitFindings;
   if (!r.stopped.empty()) return core::kExitFindings;  // the budget ended the search: the answer is partial
@@ -238,6 +281,7 @@ Command make_capacity_command() {
       {"--scrape-interval DURATION", "", "time between /metrics scrapes in a trial (0 = none)", &f.scrape_interval_s},
       {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY)", &f.api_key_file},
       {"--out,-o DIR", "", "folder: one bench result folder per trial", &f.out},
+      {"--html FILE", "", "also write the curve as one self-contained HTML page: P99 TTFT/TPOT and goodput against load, the SLO, the answer (docs/report.md)", &o->html},
   };
   c.run = [o](Context& ctx) { return run_capacity(*o, ctx); };
   c.state = o;

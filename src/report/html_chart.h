@@ -36,6 +36,14 @@ ChartOut timeline_chart(const TimelineData& timeline, std::optional<double> ttft
 // html_cdf.cpp: latency CDFs (TTFT, TPOT, E2E), one curve per run, SLO line, P50/P99 marks.
 ChartOut latency_cdfs(const std::vector<LatencyRun>& runs, const core::Slo& slo, std::vector<std::string>& notes);
 
+// html_ledger.cpp: the memory ledger as a waterfall, each block's GiB labelled, the engine's own
+// numbers as markers.
+ChartOut ledger_waterfall(const LedgerPicture& ledger);
+// html_capacity.cpp: P99 TTFT/TPOT (log y) and goodput against offered load, the SLO, the answer.
+ChartOut capacity_curve(const CapacityPicture& capacity);
+// html_ab_board.cpp: one row per metric, the difference B - A with its interval around 0.
+ChartOut ab_board(const AbBoard& board);
+
 // html_assets.cpp: the template, CSS and JS files of src/report/html/, embedded at build time.
 std::string_view page_template();
 std::string_view page_css();

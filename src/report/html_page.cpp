@@ -1,6 +1,6 @@
 // The page assembler: the template (src/report/html/page.html) with its placeholders filled in
-// one pass — title, CSS, JS, the sections in order of value (layer strip, timeline, latency
-// CDFs, findings, notes), and the embedded JSON.
+// one pass — title, CSS, JS, the sections in order of value (layer strip, A/B board, capacity
+// curve, ledger waterfall, timeline, latency CDFs, findings, notes), and the embedded JSON.
 #include <fmt/format.h>
 
 #include "core/text_escape.h"
@@ -68,8 +68,18 @@ std::string render_html(const HtmlReport& r) {
   } else {
     data["layers"] = nullptr;
     data["diagnosis"] = nullptr;
-    notes.push_back("no diagnosis among the inputs: no layer strip, no findings");
+    // A ledger or capacity page never has one: saying so there is noise.
+    if (!r.ledger && !r.capacity) notes.push_back("no diagnosis among the inputs: no layer strip, no findings");
   }
+  // The pictures of one command's own result (ab, capacity, ledger) come before the timeline.
+  const auto add = [&](const char* key, ChartOut c) {
+    body += c.html;
+    data[key] = std::move(c.data);
+  };
+  data["ab"] = data["capacity"] = data["ledger"] = nullptr;
+  if (r.ab) add("ab", ab_board(*r.ab));
+  if (r.capacity) add("capacity", capacity_curve(*r.capacity));
+  if (r.ledger) add("ledger", ledger_waterfall(*r.ledger));
   data["timeline"] = nullptr;
   if (r.timeline) {
     ChartOut tl = timeline_chart(*r.timeline, r.slo.ttft_s, notes);

@@ -50,6 +50,62 @@ struct LatencyRun {
   std::vector<core::RequestRecord> requests;
 };
 
+// The memory ledger as the waterfall draws it (html_ledger.cpp), filled by `llmtriage ledger` from
+// the ledger it computed: per GPU, GiB. Blocks in order; each starts where the previous one ended
+// (the waterfall), those in the headroom start at usable_gib.
+struct LedgerPicture {
+  std::string title;         // "meta-llama/Llama-3.1-8B-Instruct on H100-SXM, vLLM V1 >= 0.21 ..."
+  double total_gib = 0;      // the GPU's capacity (torch-visible)
+  double usable_gib = 0;     // total x utilisation
+  double utilization = 0;    // the fraction the engine may use
+  std::string utilization_flag;  // "--gpu-memory-utilization", "--mem-fraction-static"
+  struct Block {
+    std::string key;         // "weights_gib" (the ledger's JSON key)
+    std::string label;       // "Weights"
+    double gib = 0;          // < 0 for the KV pool: short by that much
+    bool in_headroom = false;  // outside the usable share (vLLM < 0.21's CUDA graphs)
+    std::optional<double> measured_gib;  // the engine's own number (its startup log)
+  };
+  std::vector<Block> blocks;
+  std::string verdict, verdict_detail;
+  std::string measured_source;  // the log the measured numbers come from ("" none)
+};
+
+// The capacity search as the curve draws it (html_capacity.cpp), filled by `llmtriage capacity`.
+struct CapacityPicture {
+  std::string by;            // "rate" or "concurrency"
+  std::string unit;          // "req/s", "concurrent requests"
+  std::string slo;           // as given: "ttft=500ms,tpot=50ms"
+  std::optional<double> ttft_slo_ms, tpot_slo_ms;
+  double target_pct = 99;
+  std::optional<double> capacity, failing_above, knee;
+  bool at_max_load = false, out_of_reach = false;
+  struct Point {
+    double load = 0;                   // offered
+    int trials = 0;
+    double attainment_pct = 0, ci_low = 0, ci_high = 0;
+    double goodput_rps = 0, ttft_p99_ms = 0, tpot_p99_ms = 0, e2e_p99_ms = 0;
+    std::optional<double> realized_load;  // rate runs: the rate the client sent at (mean of trials)
+    bool pass = false, stopped_early = false, client_bound = false;
+  };
+  std::vector<Point> curve;  // by load
+  std::vector<std::string> notes;
+};
+
+// An A/B comparison as the delta board draws it (html_ab_board.cpp), filled by `llmtriage ab`.
+struct AbBoard {
+  std::string variable;      // "max_num_seqs: 256 -> 128", or why no single variable
+  bool verdict_given = false;
+  std::vector<std::string> refusals;
+  double confidence = 0.95;
+  struct Row {
+    std::string metric;      // "ttft_p99_ms"
+    double a = 0, b = 0, diff = 0, lo = 0, hi = 0, rel_pct = 0;
+    std::string verdict;     // "better", "worse", "no significant change"
+  };
+  std::vector<Row> rows;
+};
+
 struct HtmlReport {
   std::string title;                            // the page's <title> and heading
   std::string generated_by;                     // "llmtriage 0.1.0"
@@ -58,6 +114,9 @@ struct HtmlReport {
   std::optional<TimelineData> timeline;
   std::vector<LatencyRun> runs;                 // baseline(s) first
   core::Slo slo;                                // the SLO line on the CDFs (unset: none drawn)
+  std::optional<AbBoard> ab;                    // the A/B delta board
+  std::optional<CapacityPicture> capacity;      // the capacity curve
+  std::optional<LedgerPicture> ledger;          // the memory ledger waterfall
   std::vector<std::string> notes;               // what could not be drawn, and why
 };
 
