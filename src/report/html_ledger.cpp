@@ -157,7 +157,8 @@ ChartOut ledger_waterfall(const LedgerPicture& l) {
                              gib(headroom), 100 * headroom / l.total_gib);
   const std::string verdict_cls = l.verdict == "fits" ? "sev-ok" : "sev-warning";
   out.html = "<section id=\"ledger\"><h2>Memory ledger</h2>\n<p class=\"caption\">" + html_text(l.title) + "</p>\n" +
-             fmt::format("<p class=\"verdict {}\"><b>{}</b>: {}</p>\n", verdict_cls, html_text(l.verdict), html_text(l.verdict_detail)) +
+             fmt::format("<p class=\"verdict {}\"><b>{}</b>{}{}</p>\n", verdict_cls, html_text(l.verdict), l.verdict_detail.empty() ? "" : ": ",
+                         html_text(l.verdict_detail)) +
              "<figure class=\"ledger\">" + svg.finish() + "</figure>\n" +
              (l.measured_source.empty() ? std::string()
                                         : "<p class=\"caption\">Black ticks: the engine's own numbers, from " +

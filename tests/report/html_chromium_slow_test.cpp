@@ -77,37 +77,89 @@ HtmlReport sample() {
   return h;
 }
 
-TEST(HtmlInChromium, LoadsOfflineWithoutConsoleErrorsAndScreenshots) {
-  const std::string exe = chromium();
-  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+// What Chromium made of a page: its screenshot, every console message, the DOM after scripts ran.
+struct Rendered {
+  fs::path shot;
+  std::string console, dom;
+};
+
+// Writes `html` as NAME.html in the screenshot folder and loads it offline: a screenshot, then
+// the DOM after the script ran. Fails the test when chromium does.
+Rendered render(const std::string& exe, const std::string& html, const std::string& name, const std::string& window) {
   const char* keep = std::getenv("LLMTRIAGE_SCREENSHOT_DIR");
   const fs::path dir = keep && *keep ? fs::path(keep) : fs::temp_directory_path() / ("llmtriage-html-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const fs::path page = dir / "report.html", shot = dir / "report.png", log = dir / "chromium.log", dom = dir / "dom.html";
-  ASSERT_TRUE(core::write_file_atomic(page.string(), render_html(sample())).ok());
+  const fs::path page = dir / (name + ".html"), log = dir / (name + "-chromium.log"), dom = dir / (name + "-dom.html");
+  Rendered r{dir / (name + ".png"), "", ""};
+  EXPECT_TRUE(core::write_file_atomic(page.string(), html).ok());
   // No network: every host resolves to nothing and the proxy is a closed port (the page's CSP
   // also forbids any fetch). A throwaway profile so nothing is read from the user's.
   const std::string common = "'" + exe + "' --headless --disable-gpu --no-sandbox --no-first-run --user-data-dir='" +
                              (dir / "profile").string() + "' --host-resolver-rules='MAP * ~NOTFOUND' " +
                              "--proxy-server=127.0.0.1:9 --enable-logging=stderr --v=0 ";
   const std::string url = "'file://" + page.string() + "'";
-  ASSERT_EQ(std::system((common + "--screenshot='" + shot.string() + "' --window-size=1400,2600 " + url + " 2>'" +
+  EXPECT_EQ(std::system((common + "--screenshot='" + r.shot.string() + "' --window-size=" + window + " " + url + " 2>'" +
                          log.string() + "' >/dev/null").c_str()), 0)
       << slurp(log);
-  ASSERT_TRUE(fs::exists(shot)) << slurp(log);
-  EXPECT_GT(fs::file_size(shot), 20000u) << "a screenshot this small is an empty page";
-  const std::string console = slurp(log);
-  // Chromium logs every console message as ":CONSOLE"; an uncaught error and a fetch the CSP
-  // blocks ("violates the following Content Security Policy directive") both land there.
-  EXPECT_EQ(console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << console;
-  // The script ran: it marks every legend entry as a pressed toggle.
-  ASSERT_EQ(std::system((common + "--dump-dom " + url + " >'" + dom.string() + "' 2>/dev/null").c_str()), 0);
-  const std::string d = slurp(dom);
-  EXPECT_NE(d.find("aria-pressed=\"true\""), std::string::npos) << "report.js did not run";
-  EXPECT_NE(d.find("id=\"tooltip\""), std::string::npos) << "report.js did not set up the timeline tooltip";
+  r.console = slurp(log);
+  EXPECT_EQ(std::system((common + "--dump-dom " + url + " >'" + dom.string() + "' 2>/dev/null").c_str()), 0);
+  r.dom = slurp(dom);
   std::error_code ec;
   fs::remove_all(dir / "profile", ec);  // the page, its log and the screenshot stay
-  std::cout << "screenshot for a person to look at: " << shot.string() << "\n";
+  std::cout << "screenshot for a person to look at: " << r.shot.string() << "\n";
+  return r;
+}
+
+TEST(HtmlInChromium, LoadsOfflineWithoutConsoleErrorsAndScreenshots) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  const Rendered r = render(exe, render_html(sample()), "report", "1400,2600");
+  ASSERT_TRUE(fs::exists(r.shot)) << r.console;
+  EXPECT_GT(fs::file_size(r.shot), 20000u) << "a screenshot this small is an empty page";
+  // Chromium logs every console message as ":CONSOLE"; an uncaught error and a fetch the CSP
+  // blocks ("violates the following Content Security Policy directive") both land there.
+  EXPECT_EQ(r.console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << r.console;
+  // The script ran: it marks every legend entry as a pressed toggle.
+  EXPECT_NE(r.dom.find("aria-pressed=\"true\""), std::string::npos) << "report.js did not run";
+  EXPECT_NE(r.dom.find("id=\"tooltip\""), std::string::npos) << "report.js did not set up the timeline tooltip";
+}
+
+// The pictures of one command's result (A/B board, capacity curve, ledger waterfall) on one page:
+// it loads offline, the script runs without a console message (no timeline: it stops after the
+// toggles), and the screenshot is kept.
+TEST(HtmlInChromium, PicturesLoadOfflineWithoutConsoleErrors) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  HtmlReport h;
+  h.title = "llmtriage pictures (test page)";
+  h.generated_by = "llmtriage test";
+  AbBoard& b = h.ab.emplace();
+  b.variable = "max-num-seqs: 64 -> 128";
+  b.verdict_given = true;
+  b.rows = {{"ttft_p99_ms", 605, 338, -267, -314, -176, -44.2, "better"}, {"e2e_p50_ms", 2505, 2776, 271, 165, 352, 10.8, "worse"}};
+  CapacityPicture& c = h.capacity.emplace();
+  c.by = "rate";
+  c.unit = "req/s";
+  c.slo = "ttft=500ms";
+  c.ttft_slo_ms = 500;
+  c.capacity = 4;
+  c.failing_above = 8;
+  c.curve = {{2, 1, 100, 100, 100, 2, 120, 20, 900, 2.0, true, false, false},
+             {4, 1, 99.5, 99.5, 99.5, 3.9, 300, 35, 1500, 3.95, true, false, false},
+             {8, 1, 40, 40, 40, 3.1, 4000, 90, 9000, 6.0, false, true, true}};
+  LedgerPicture& l = h.ledger.emplace();
+  l.title = "8B on H100";
+  l.total_gib = 79.19;
+  l.usable_gib = 71.27;
+  l.utilization = 0.9;
+  l.blocks = {{"weights_gib", "Weights", 14.96, false, 14.99}, {"kv_cache_gib", "KV pool", 54.18, false, std::nullopt}};
+  l.verdict = "fits";
+  const Rendered r = render(exe, render_html(h), "pictures", "1200,2000");
+  ASSERT_TRUE(fs::exists(r.shot)) << r.console;
+  EXPECT_EQ(r.console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << r.console;
+  EXPECT_NE(r.dom.find("aria-pressed=\"true\""), std::string::npos) << "report.js did not run";
+  for (const char* cls : {"chart ab-board", "chart capacity", "chart ledger-waterfall"})
+    EXPECT_NE(r.dom.find(cls), std::string::npos) << cls;
 }
 
 }  // namespace
