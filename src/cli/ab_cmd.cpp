@@ -33,26 +33,6 @@ std::vector<std::string> split(const std::string& s) {
   return v;
 }
 
-// The delta board (docs/report.md) from the comparison just made: its rows are r.metrics as
-// `ab --json` prints them; the variable is the one setting that differs.
-report::AbBoard delta_board(const bench::AbResult& r, const bench::AbOptions& ao) {
-  report::AbBoard b;
-  b.verdict_given = r.verdict_given;
-  b.refusals = r.refusals;
-  b.confidence = ao.confidence;
-  if (r.config_diff.empty()) {
-    b.variable = "no setting differs";
-  } else if (r.config_diff.size() == 1) {
-    const auto& [k, v] = *r.config_diff.begin();
-    b.variable = k + ": " + v.first + " -> " + v.second;
-  } else {
-    for (const auto& [k, v] : r.config_diff) b.variable += (b.variable.empty() ? "" : ", ") + k;
-    b.variable = std::to_string(r.config_diff.size()) + " variables: " + b.variable;
-  }
-  for (const auto& m : r.metrics) b.rows.push_back({m.metric, m.a, m.b, m.diff, m.lo, m.hi, m.rel_pct, m.verdict});
-  return b;
-}
-
 int run_ab(AbOpts& o, Context& ctx) {
   // Each side names at least one bench folder: "," or "" is nothing to compare (it used to print
   // an A/B of 0 trials, exit 0).

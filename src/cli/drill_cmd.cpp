@@ -3,6 +3,7 @@
 // drill prints and writes each step's results as it reaches them. docs/drill.md.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -48,6 +49,14 @@ report::HtmlReport drill_html(const drill::SimDrillResult& r, const std::string&
     h.runs.push_back({fmt::format("step {}: {} {} -> {}{}", st.index, st.change.change, st.change.from, st.change.to,
                                   st.kept ? "" : " (undone)"),
                       false, fmt::format("step {}", st.index), st.run->data.records});
+  }
+  // The delta board of the last step that ran: its A/B against the state it was measured after.
+  for (size_t i = std::min(r.steps_done, r.steps.size()); i-- > 0;) {
+    const auto& st = r.steps[i];
+    if (!st.ab) continue;
+    h.ab = delta_board(*st.ab, bench::AbOptions{});
+    h.ab->variable = fmt::format("step {} against {}: {}", st.index, st.against, h.ab->variable);
+    break;
   }
   if (r.objective.ttft_p99_s > 0) h.slo.ttft_s = r.objective.ttft_p99_s;
   if (r.objective.tpot_p99_s > 0) h.slo.tpot_s = r.objective.tpot_p99_s;

@@ -132,4 +132,22 @@ core::Status write_html_report(const std::string& path, const report::HtmlReport
   return core::write_file_atomic(path, report::render_html(html));
 }
 
+report::AbBoard delta_board(const bench::AbResult& r, const bench::AbOptions& ao) {
+  report::AbBoard b;
+  b.verdict_given = r.verdict_given;
+  b.refusals = r.refusals;
+  b.confidence = ao.confidence;
+  if (r.config_diff.empty()) {
+    b.variable = "no setting differs";
+  } else if (r.config_diff.size() == 1) {
+    const auto& [k, v] = *r.config_diff.begin();
+    b.variable = k + ": " + v.first + " -> " + v.second;
+  } else {
+    for (const auto& [k, v] : r.config_diff) b.variable += (b.variable.empty() ? "" : ", ") + k;
+    b.variable = std::to_string(r.config_diff.size()) + " variables: " + b.variable;
+  }
+  for (const auto& m : r.metrics) b.rows.push_back({m.metric, m.a, m.b, m.diff, m.lo, m.hi, m.rel_pct, m.verdict});
+  return b;
+}
+
 }  // namespace llmtriage::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/ab.h"
 #include "core/result.h"
 #include "core/slo.h"
 #include "diagnose/diagnose.h"
@@ -28,5 +29,9 @@ report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const 
 
 // Renders and writes atomically.
 core::Status write_html_report(const std::string& path, const report::HtmlReport& html);
+
+// The delta board (docs/report.md) from an A/B just made: its rows are r.metrics as `ab --json`
+// prints them; the variable is the one setting that differs. `ab --html` and `drill --html`.
+report::AbBoard delta_board(const bench::AbResult& r, const bench::AbOptions& ao);
 
 }  // namespace llmtriage::cli

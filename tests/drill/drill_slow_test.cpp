@@ -58,7 +58,8 @@ const nlohmann::json* metric(const nlohmann::json& ab, const std::string& name) 
 // follows the remedy plan, whose first step must not make P99 TTFT worse on the same request set.
 TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   const auto dir = tmpdir("long_prefill");
-  auto r = run("drill ttft-spike-long-prefill --target-wall 12 --json --out " + dir);
+  const std::string html = dir + ".html";
+  auto r = run("drill ttft-spike-long-prefill --target-wall 12 --json --out " + dir + " --html " + html);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << "exit " << r.code << "\n" << r.err << r.out;
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out << r.err;
@@ -88,6 +89,22 @@ TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   // The A/B: same request set, one variable, P99 TTFT better.
   ASSERT_TRUE(j.contains("ab")) << j.dump(2);
   const auto& ab = j["ab"];
+  // The page carries the last step's A/B as the delta board (its rows are the JSON's metrics).
+  {
+    std::ifstream in(html);
+    std::stringstream page;
+    page << in.rdbuf();
+    const std::string text = page.str();
+    const std::string open = "<script type=\"application/json\" id=\"llmtriage-data\">";
+    const size_t a = text.find(open), b = text.find("</script>", a);
+    ASSERT_TRUE(a != std::string::npos && b != std::string::npos) << html;
+    const auto data = nlohmann::json::parse(text.substr(a + open.size(), b - a - open.size()), nullptr, false);
+    ASSERT_TRUE(data.is_object());
+    ASSERT_TRUE(data.contains("ab") && data["ab"].is_object()) << data.dump().substr(0, 400);
+    EXPECT_NE(data["ab"]["variable"].get<std::string>().find("step 1 against A"), std::string::npos) << data["ab"].dump();
+    EXPECT_FALSE(data["ab"]["metrics"].empty());
+    std::filesystem::remove(html);
+  }
   // Both runs and the snapshot are on disk.
   for (const char* f : {"a/summary.json", "a/records.jsonl", "a/snapshot.json", "b/summary.json", "diagnosis.json", "drill.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
