@@ -234,7 +234,7 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   }
   // Parallel slots.
   // (OLLAMA_PARALLEL is how people often write Ollama's OLLAMA_NUM_PARALLEL.)
-  if (auto np = ls.number({"OLLAMA_NUM_PARALLEL", "OLLAMA_PARALLEL", "parallel"})) {
+  if (auto np = ls.number({"OLLAMA_NUM_PARALLEL", "OLLAMA_PARALLEL", "NUM_PARALLEL", "parallel"})) {
     auto item = reading("parallel_slots", *np, "slots", src, "parallel slots (each holds its own context)");
     if (*np >= 2) c.add("parallel_slots_multiply_context", *np >= 8 ? 2.0 : 1.5, item);
     // A quality complaint on slots: llama.cpp-family servers give each slot context / slots
@@ -245,11 +245,43 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     c.add("parallel_slots_multiply_context", 1.0,
           quote("parallel_slots", "-c given without -np: llama-server's default slots share that context", src));
   }
+  // A running-request cap of one or two (vLLM --max-num-seqs, SGLang --max-running-requests,
+  // llama.cpp -np, Ollama's OLLAMA_NUM_PARALLEL): every request beyond it waits its turn, so a
+  // first-token, throughput or timeout complaint (or none) is first that queue.
+  {
+    const bool queue_sym = sym.empty() || has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low) ||
+                           has_sym(sym, Symptom::timeout_or_stream_break);
+    auto cap = ls.number({"max-num-seqs", "max-running-requests", "max-batch-size"});
+    if (!cap) cap = ls.number({"OLLAMA_NUM_PARALLEL", "OLLAMA_PARALLEL", "NUM_PARALLEL", "parallel"});
+    if (cap && *cap >= 1 && *cap <= 2 && queue_sym)
+      c.add("running_cap_queueing", 2.0, reading("running_cap", *cap, "requests", src,
+                                                 "requests the server runs at once: the rest wait in its queue"));
+    // A queue limit that small refuses the rest (Ollama: 503 "server busy" past OLLAMA_MAX_QUEUE).
+    if (auto q = ls.number({"OLLAMA_MAX_QUEUE", "MAX_QUEUE", "max-queued-requests"}); q && *q <= 4 && queue_sym)
+      c.add("running_cap_queueing", 1.5, reading("max_queue", *q, "requests", src, "requests allowed to wait: the rest are refused"));
+  }
+  // An explicit KV pool size (vLLM --kv-cache-memory, bytes): a few GiB holds few long sequences.
+  if (auto kvb = ls.number({"kv-cache-memory", "kv-cache-memory-bytes"}); kvb && *kvb > 0 && *kvb < 16.0 * (1ull << 30) &&
+      (slow || has_sym(sym, Symptom::ttft_spike) || runtime_oom || sym.empty()))
+    c.add("kv_pool_exhausted", 2.0, reading("kv_cache_memory_gib", *kvb / (1ull << 30), "GiB", src,
+                                            "KV pool size set explicitly: a few GiB holds few long sequences"));
+  // A per-step token budget far below the prompts (vLLM --max-num-batched-tokens with chunked
+  // prefill): a prompt takes prompt / budget steps to prefill, each shared with the running batch.
+  if (auto mnbt = ls.number({"max-num-batched-tokens", "chunked-prefill-size", "max-num-tokens"}); mnbt && *mnbt > 0) {
+    auto in = ind.get("input_len_p99");
+    if (!in) in = ind.get("input_len_mean");
+    if (in && *in >= 20 * *mnbt && (has_sym(sym, Symptom::ttft_spike) || sym.empty())) {
+      auto item = reading("max_num_batched_tokens", *mnbt, "tokens", src,
+                          fmt::format("a {:.0f}-token prompt needs {:.0f} steps of this budget to prefill", *in, std::ceil(*in / *mnbt)));
+      c.add("batching_ineffective", 2.5, item);
+      c.add("long_prompts", -0.5, item);  // the budget, not the length, sets the steps it takes
+    }
+  }
   // Ollama serves OLLAMA_NUM_PARALLEL requests of a model at once (1 on older releases and on tight
   // memory; the rest wait in its queue): with a throughput or first-token complaint and no
   // setting given, requests answered one after another are a first suspect.
   if (engine == "ollama" && has_sym(sym, Symptom::throughput_low) &&
-      !ls.has("OLLAMA_NUM_PARALLEL") && !ls.has("OLLAMA_PARALLEL") && !ls.has("parallel"))
+      !ls.has("OLLAMA_NUM_PARALLEL") && !ls.has("OLLAMA_PARALLEL") && !ls.has("NUM_PARALLEL") && !ls.has("parallel"))
     c.add("running_cap_queueing", 1.0, quote("parallel_slots", "Ollama with no OLLAMA_NUM_PARALLEL given: its default may serve one request at a time", src));
   // Context size.
   if (auto ctx = ls.number({"num-ctx", "OLLAMA_CONTEXT_LENGTH", "ctx-size", "max-model-len", "context-length", "max-seq-len",
@@ -318,7 +350,8 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   // them over PCIe. Placement, like llama.cpp's layer split: the scheduling layer's.
   if (auto gb = ls.number({"cpu-offload-gb", "cpu-offload"}); gb && *gb > 0) {
     auto item = reading("cpu_offload_gib", *gb, "GiB", src, "weights kept in host memory and copied to the GPU every step");
-    c.add("partial_offload", slow ? 2.5 : 1.0, item);
+    // The engine's "GPU engines never offload" (-1.5) does not hold when the flag says it does.
+    c.add("partial_offload", (slow ? 2.5 : 1.0) + (llamacpp_family(engine) ? 0.0 : 1.5), item);
   }
   // Sampling work per token asked of the server: repetition penalties walk the recent tokens and
   // grammars/JSON schemas mask the vocabulary at every step (llama.cpp samples on the CPU).
@@ -404,6 +437,13 @@ void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const catalo
       else if (slow) c.add("partial_offload", 1.0, item);
     } else if (*mg.weights_gib < 0.5 * vram && llamacpp_family(engine)) {
       c.add("partial_offload", -0.7, item);
+      // It fits with room to spare, yet decodes at CPU speed: the GPU is not the device in use.
+      if (auto tps = ind.get("output_tokens_per_s"); tps && *tps < 5 && slow) {
+        c.add("gpu_not_used", 1.5, reading("output_tokens_per_s", *tps, "tok/s", "observe",
+                                           fmt::format("~{:.0f} GiB of weights fit {:.0f} GiB of GPU memory, yet {:.1f} tokens/s: CPU speed",
+                                                       *mg.weights_gib, vram, *tps)));
+        c.add("partial_offload", -0.8, item);
+      }
     }
   } else if (mg.weights_gib && *mg.weights_gib >= 30 && llamacpp_family(engine) && slow && gg.as_given.empty()) {
     c.add("partial_offload", 0.7, reading("weights_gib", *mg.weights_gib, "GiB", "--model name",

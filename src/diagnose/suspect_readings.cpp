@@ -79,6 +79,10 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
           }
         break;
       }
+  // One request running while the service is slow to answer many: served one after another
+  // (a cap of one, a server that does not batch), whatever else waits.
+  if (auto r = v("running"); r && *r == 1 && (has_sym(sym, Symptom::throughput_low) || has_sym(sym, Symptom::ttft_spike)))
+    c.add("running_cap_queueing", 1.5, reading("running", *r, "requests", src("running"), "one request running: the others wait their turn"));
   if (auto w = v("waiting"), r = v("running"); w && r && *r == 0 && *w >= 1)
     c.add("kv_pool_below_one_request", 2.5, reading("running", *r, "requests", src("running"), fmt::format("{} waiting and none running: no request can be admitted", num(*w))));
   if (auto r = v("running"), w = v("waiting"), rate = v("request_rate"); r && w && rate && *r == 0 && *w == 0 && *rate > 0 &&

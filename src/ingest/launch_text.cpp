@@ -175,6 +175,10 @@ LaunchSettings read_launch_text(const std::string& text) {
                       lead.rfind("- ", 0) == 0;
     std::vector<std::string> w = words_of(l, list);
     if (w.empty()) continue;
+    // Pasted through a word processor, "--flag" arrives as an em or en dash ("—max-num-batched-tokens").
+    for (auto& word : w)
+      for (const char* dash : {"\xE2\x80\x94", "\xE2\x80\x93"})
+        if (word.rfind(dash, 0) == 0) word = "--" + word.substr(3);
     // A systemd unit's Environment="OLLAMA_HOST=0.0.0.0" "OLLAMA_NUM_PARALLEL=4" (how Ollama's
     // service is configured): the variables it sets.
     if (w[0].rfind("Environment=", 0) == 0) {
@@ -258,7 +262,9 @@ LaunchSettings read_launch_text(const std::string& text) {
       if (auto eq = word.find('='); eq != std::string::npos && eq > 0) {
         const std::string k = word.substr(0, eq);
         if (env_name(k)) {
-          const std::string v = word.substr(eq + 1);
+          std::string v = word.substr(eq + 1);
+          // "OLLAMA_NUM_PARALLEL=1, set OLLAMA_MAX_QUEUE=1": prose punctuation is not the value's.
+          while (!v.empty() && (v.back() == ',' || v.back() == ';' || v.back() == '.')) v.pop_back();
           s.values[k] = v;
           // llama-server's environment twins of its flags (common/arg.cpp set_env: LLAMA_ARG_THREADS,
           // LLAMA_ARG_N_GPU_LAYERS, LLAMA_ARG_CTX_SIZE, LLAMA_ARG_N_PARALLEL, LLAMA_ARG_BATCH ...):

@@ -3,6 +3,7 @@
 // ranked cause; no layer cleared without a value).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "core/evidence.h"
@@ -260,6 +261,45 @@ TEST(Suspects, WithoutASymptomTheEvidencesCausesAreListed) {
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings.front().layer, d::Layer::scheduling_capacity);
   for (const auto& f : r.findings) EXPECT_FALSE(f.evidence.empty()) << f.id << ": listed with no evidence";
+}
+
+// Capacity settings read off a pasted launch line or reading, each naming its scheduling cause.
+TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
+  struct Row {
+    const char* why;
+    std::vector<d::Symptom> symptoms;
+    const char* launch;
+    std::map<std::string, double> observe;
+    std::string model, gpu;
+    const char* want;
+  } rows[] = {
+      {"a running cap of one with a TTFT spike", {d::Symptom::ttft_spike}, "--max-num-seqs 1", {}, "", "", "running_cap_queueing"},
+      {"one Ollama slot and a queue of one, no symptom", {}, "OLLAMA_NUM_PARALLEL=1, set OLLAMA_MAX_QUEUE=1", {}, "", "",
+       "running_cap_queueing"},
+      {"one request running while throughput is low", {d::Symptom::throughput_low}, "", {{"running", 1}}, "", "",
+       "running_cap_queueing"},
+      {"a 3 GiB KV pool set explicitly", {d::Symptom::tpot_high}, "--kv-cache-memory 3221225472", {{"output_tokens_per_s", 4}},
+       "", "", "kv_pool_exhausted"},
+      {"a 512-token budget against 130k prompts (an em dash for --)", {d::Symptom::ttft_spike},
+       "\xE2\x80\x94max-num-batched-tokens=512", {{"input_len_p99", 130000}}, "", "", "batching_ineffective"},
+      {"vLLM told to keep 16 GiB of weights on the host", {d::Symptom::tpot_high},
+       "vllm serve /GLM-4.5-FP8 --tensor-parallel-size 8 --cpu-offload-gb 16", {{"output_tokens_per_s", 6.4}}, "", "",
+       "partial_offload"},
+      {"a 3B model that fits a 6 GB card at 2 tokens/s", {d::Symptom::tpot_high}, "", {{"output_tokens_per_s", 2}},
+       "ministral-3:3b", "RTX 4050 6GB", "gpu_not_used"},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.why);
+    d::DiagnoseInput in;
+    in.symptoms = row.symptoms;
+    in.launch_text = row.launch;
+    in.model_as_given = row.model;
+    in.gpu_as_given = row.gpu;
+    for (const auto& [k, v] : row.observe) in.observations.now[k] = v;
+    auto r = run(in);
+    ASSERT_FALSE(r.findings.empty());
+    EXPECT_EQ(r.findings.front().id, row.want);
+  }
 }
 
 // Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.

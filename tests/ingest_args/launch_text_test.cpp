@@ -46,6 +46,9 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
        {{"n-gpu-layers", "0"}, {"threads", "48"}, {"parallel", "2"}, {"numa", "numactl"}, {"LLAMA_ARG_THREADS", "48"}}},
       // A systemd unit's Environment= line (how Ollama's service is configured).
       {"Environment=\"OLLAMA_HOST=0.0.0.0\" \"OLLAMA_NUM_PARALLEL=2\"", {{"OLLAMA_HOST", "0.0.0.0"}, {"OLLAMA_NUM_PARALLEL", "2"}}},
+      // Pasted through a word processor: an em dash for "--"; prose punctuation after a value.
+      {"\xE2\x80\x94max-num-batched-tokens=512", {{"max-num-batched-tokens", "512"}}},
+      {"OLLAMA_NUM_PARALLEL=1, set OLLAMA_MAX_QUEUE=1", {{"OLLAMA_NUM_PARALLEL", "1"}, {"OLLAMA_MAX_QUEUE", "1"}}},
       // A variable as typed in a thread, spaces around '='.
       {"OLLAMA_NUM_PARALLEL = 4", {{"OLLAMA_NUM_PARALLEL", "4"}}},
       // The command line wins over the environment.
