@@ -1,6 +1,6 @@
 #pragma once
 // The pieces every suspected-cause clue is made of (suspects.h): a reading or a quoted line as an
-// evidence item, and the clue list they are added to. Shared by suspect_clues.cpp,
+// evidence item, and the clue list they are added to. Shared by suspect_clues.cpp, suspect_engine.cpp,
 // suspect_readings.cpp, suspect_capacity.cpp and suspect_reservation.cpp.
 #include <algorithm>
 #include <optional>
