@@ -41,9 +41,27 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
   const bool ttft = clue::has_sym(sym, Symptom::ttft_spike);
   // A GPU serving engine: named as one, or a GPU named with an engine that is not llama.cpp's family
   // (on a CPU, a few hundred prompt tokens a second is the hardware, not a queue).
+  // An integrated or laptop-class GPU (an "890M", "Iris", "UHD", "iGPU", Apple silicon) prefills at
+  // CPU-like speeds: a slow first token there is the hardware, not a queue.
+  const bool integrated = [&] {
+    std::string g;
+    for (char ch : in.gpu_as_given) g += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (g.find("igpu") != std::string::npos || g.find("integrated") != std::string::npos || g.find("iris") != std::string::npos ||
+        g.find("uhd") != std::string::npos || g.find("apple") != std::string::npos || g.find(" m1") != std::string::npos ||
+        g.find(" m2") != std::string::npos || g.find(" m3") != std::string::npos || g.find(" m4") != std::string::npos)
+      return true;
+    // AMD's integrated Radeons are named by three digits and an M ("780M", "890M").
+    for (size_t i = 0; i + 3 < g.size(); ++i)
+      if (std::isdigit(static_cast<unsigned char>(g[i])) && std::isdigit(static_cast<unsigned char>(g[i + 1])) &&
+          std::isdigit(static_cast<unsigned char>(g[i + 2])) && g[i + 3] == 'm' && (i == 0 || !std::isdigit(static_cast<unsigned char>(g[i - 1]))) &&
+          g.find("radeon") != std::string::npos)
+        return true;
+    return false;
+  }();
   const bool cpu_family = engine == "llamacpp" || engine == "ollama";
-  const bool gpu_server = !cpu_family && (engine == "vllm" || engine == "sglang" || engine == "tgi" || engine == "trtllm" ||
-                                          engine == "lmdeploy" || !in.gpu_as_given.empty() || !in.now.deployment.gpu.empty());
+  const bool gpu_server = !cpu_family && !integrated &&
+                          (engine == "vllm" || engine == "sglang" || engine == "tgi" || engine == "trtllm" || engine == "lmdeploy" ||
+                           !in.gpu_as_given.empty() || !in.now.deployment.gpu.empty());
 
   // The first token against the prompt's prefill.
   const char* tname = ind.get("ttft_p50_s") ? "ttft_p50_s" : "ttft_p99_s";

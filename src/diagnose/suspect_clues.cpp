@@ -46,6 +46,12 @@ void signature_clues(const DiagnoseInput& in, Clues& c) {
     if (!sig || sig->cause.empty() || sig->weight == 0) continue;
     EvidenceItem item = quote("log_signature " + sig->id, e.text.substr(0, 300), e.source);
     item.text = sig->meaning + ": \"" + e.text.substr(0, 240) + "\"";
+    // A refusal for rate (429, a provider's rate limit) is an answer, not a cut: where the
+    // requests failed on it, a timeout somewhere on the path is not what stopped them.
+    if (sig->cause == "request_rate_above_capacity") {
+      c.add("gateway_timeout", -1.0, item);
+      c.add("client_timeout", -0.5, item);
+    }
     c.add(sig->cause, sig->weight, std::move(item), sig->weight >= 3.0);
   }
   // Events the engine parsers recognised (ingest/engine_log.h), when no signature named them.
