@@ -302,6 +302,30 @@ TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
   }
 }
 
+// A refusal for rate is the load, and no timeout cut the requests it refused.
+TEST(Suspects, ARateLimitRefusalIsTheLoadNotATimeout) {
+  auto in = with_log("429 Too Many Requests\n");
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "request_rate_above_capacity");
+  for (const auto& f : r.findings) EXPECT_NE(f.id, "gateway_timeout");
+}
+
+// A slow first token on an integrated GPU is its prefill speed, not a queue.
+TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::ttft_spike};
+  in.gpu_as_given = "Radeon 890M iGPU";
+  in.observations.now = {{"input_len_mean", 7397}, {"ttft_p50_s", 21.3}};
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_NE(r.findings.front().id, "running_cap_queueing");
+  in.gpu_as_given = "H100";  // the same numbers on a datacenter GPU: the request waited
+  auto r2 = run(in);
+  ASSERT_FALSE(r2.findings.empty());
+  EXPECT_EQ(r2.findings.front().id, "running_cap_queueing");
+}
+
 // Ollama's GPU discovery that found only its Vulkan library: the vendor runtime did not load.
 TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
   auto in = with_log(
