@@ -173,8 +173,11 @@ TEST(Suspects, CpuThreadsAndACpuDeploymentPointAtTheHostCpu) {
   auto r2 = run(cpu);
   ASSERT_FALSE(r2.findings.empty());
   EXPECT_EQ(r2.findings.front().id, "host_cpu_bound");
-  for (const auto& f : r2.findings)  // no GPU layer by design is not a failed fit
-    if (f.id == "partial_offload") EXPECT_LT(f.confidence, r2.findings.front().confidence / 4);
+  for (const auto& f : r2.findings) {  // no GPU layer by design is not a failed fit
+    if (f.id == "partial_offload") {
+      EXPECT_LT(f.confidence, r2.findings.front().confidence / 4);
+    }
+  }
 
   // The same -ngl 0 without the CPU placement flags stays a placement question.
   d::DiagnoseInput zero;
@@ -246,9 +249,10 @@ TEST(Suspects, OllamaWithoutParallelSettingAndLowThroughputSuspectsTheRunningCap
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings.front().id, "running_cap_queueing");
   in.launch_text = "Environment=\"OLLAMA_HOST=0.0.0.0\" \"OLLAMA_NUM_PARALLEL=4\"";
-  for (const auto& f : run(in).findings)
-    if (f.id == "running_cap_queueing")
-      for (const auto& e : f.evidence) EXPECT_NE(e.indicator, "parallel_slots") << "a parallel setting was given";
+  for (const auto& f : run(in).findings) {
+    if (f.id != "running_cap_queueing") continue;
+    for (const auto& e : f.evidence) EXPECT_NE(e.indicator, "parallel_slots") << "a parallel setting was given";
+  }
 }
 
 // No symptom: only causes the evidence names are ranked, so a prior-only cause of a heavier layer
