@@ -63,7 +63,6 @@ void add_llamacpp_remedies(const LedgerInput& in, LedgerReport& r) {
   const std::string f_ngl = engine_flag("gpu_layers", eng, ollama ? "num_gpu" : "-ngl");
   const std::string f_uni = engine_flag("kv_unified", eng, ollama ? "none" : "--kv-unified");
   const int64_t slots = r.max_num_seqs;
-  const int64_t slot_ctx = r.max_model_len;
   const int64_t n_ctx = r.kv_cache_tokens;
   const int64_t layers = in.model.num_layers;
   const bool unified = lcpp_setting(r, "kv_unified") == "true";
