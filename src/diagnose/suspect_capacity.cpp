@@ -47,9 +47,18 @@ std::vector<Clue> capacity_clues(const DiagnoseInput& in, const Indicators& ind,
     std::string g;
     for (char ch : in.gpu_as_given) g += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     if (g.find("igpu") != std::string::npos || g.find("integrated") != std::string::npos || g.find("iris") != std::string::npos ||
-        g.find("uhd") != std::string::npos || g.find("apple") != std::string::npos || g.find(" m1") != std::string::npos ||
-        g.find(" m2") != std::string::npos || g.find(" m3") != std::string::npos || g.find(" m4") != std::string::npos)
+        g.find("uhd") != std::string::npos || g.find("apple") != std::string::npos)
       return true;
+    // Apple silicon by its chip's word ("M3 Max", "Mac M2"), not a Tesla M40's "m40".
+    std::string word;
+    for (size_t i = 0; i <= g.size(); ++i) {
+      if (i < g.size() && std::isalnum(static_cast<unsigned char>(g[i]))) {
+        word += g[i];
+        continue;
+      }
+      if (word == "m1" || word == "m2" || word == "m3" || word == "m4" || word == "m5") return true;
+      word.clear();
+    }
     // AMD's integrated Radeons are named by three digits and an M ("780M", "890M").
     for (size_t i = 0; i + 3 < g.size(); ++i)
       if (std::isdigit(static_cast<unsigned char>(g[i])) && std::isdigit(static_cast<unsigned char>(g[i + 1])) &&

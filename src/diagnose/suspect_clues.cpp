@@ -368,12 +368,16 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
 
 // ---- model and GPU as named ----
 
-void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const catalog::ModelNameGuess& mg,
-                    const catalog::GpuNameGuess& gg, const std::string& engine, const std::vector<Symptom>& sym, Clues& c) {
+void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const ingest::LaunchSettings& ls,
+                    const catalog::ModelNameGuess& mg, const catalog::GpuNameGuess& gg, const std::string& engine,
+                    const std::vector<Symptom>& sym, Clues& c) {
   const bool slow = has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low);
   // The GPU holds less than the weights the name states: the rest of the model is somewhere else
-  // (the CPU, on engines that offload). Only with a weight estimate well above the reading.
-  if (auto used = ind.get("gpu_mem_used_gib"); used && *used >= 0.5 && mg.weights_gib && *mg.weights_gib > 1.5 * *used && slow) {
+  // (the CPU, on engines that offload). Only with a weight estimate well above the reading, and on
+  // one GPU: a reading per GPU of a model sharded over several holds a share of it by design.
+  const bool one_gpu = gg.count <= 1 && ls.number({"tensor-parallel-size", "num-shard", "world-size", "tp-size"}).value_or(1) <= 1;
+  if (auto used = ind.get("gpu_mem_used_gib");
+      used && *used >= 0.5 && mg.weights_gib && *mg.weights_gib > 1.5 * *used && slow && one_gpu) {
     auto item = reading("gpu_mem_used_gib", *used, "GiB", "observe",
                         fmt::format("the GPU holds {:.0f} GiB, less than the ~{:.0f} GiB of weights ({})", *used, *mg.weights_gib,
                                     in.model_as_given.empty() ? "the model's name" : in.model_as_given));
@@ -543,7 +547,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
   signature_field_clues(in, symptoms, c);
   launch_clues(ls, engine, mg, gg, symptoms, ind, c);
   for (auto& r : reading_clues(ind, symptoms, engine)) c.out.push_back(std::move(r));
-  hardware_clues(in, ind, mg, gg, engine, symptoms, c);
+  hardware_clues(in, ind, ls, mg, gg, engine, symptoms, c);
   output_clues(in, c);
   output_signature_clues(in, c);
   for (auto& r : reservation_clues(in, ind, symptoms)) c.out.push_back(std::move(r));

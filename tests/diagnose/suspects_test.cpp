@@ -238,6 +238,10 @@ TEST(Suspects, GpuMemoryBelowTheWeightsIsOffload) {
   auto r = run(in);
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings.front().id, "partial_offload");
+  // Sharded over four GPUs, each holding a quarter by design: the reading says nothing of offload.
+  in.launch_text = "vllm serve openai/gpt-oss-120b --tensor-parallel-size 4";
+  for (const auto& f : run(in).findings)
+    for (const auto& e : f.evidence) EXPECT_NE(e.indicator, "gpu_mem_used_gib") << f.id;
 }
 
 // Ollama with a throughput complaint and no parallelism setting: its default queues requests.
