@@ -95,8 +95,14 @@ int run_capacity(CapOpts& o, Context& ctx) {
     const auto ts = std::chrono::steady_clock::now();
     auto out = bench::execute(p);
     const std::string budget_spent = fmt::format("the budget of {} is spent (--budget)", core::format_duration(o.budget_s));
-    if (budget_cuts && out.run.deadline_hit && out.summary.completed == 0) {
-      tr.stop = budget_spent + fmt::format(" during a trial at load {:.4g}", load);
+    // A trial the budget cut short measured only the requests that ran before the cut (its
+    // realised rate and goodput read low, its attainment is of a subset): it is no point of the
+    // curve. The search ends on the loads it measured in full, and says which trial was cut.
+    if (budget_cuts && out.run.deadline_hit) {
+      tr.stop = budget_spent + fmt::format(" during a trial at load {:.4g} ({} of {} requests completed): that trial is left "
+                                           "out, the answer is from the loads measured in full",
+                                           load, out.summary.completed, out.summary.measured);
+      if (t == 0) loads.erase(load);  // a load with earlier full trials stays on the curve
       return tr;
     }
     if (out.summary.completed == 0 && out.summary.measured > 0) {
