@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The checks every out-of-sample incident set runs on itself (incidents_fresh3/ and later: their
+"""The checks every out-of-sample incident set runs on itself (incidents_fresh2/ and later: their
 check.py calls run() with its folder, the sets before it and the one whose exclusion list it
 carries over). For every case it verifies:
   - args.json has exactly the keys symptom, engine_args, model, gpu, observe, outputs, usable, input_notes,
