@@ -97,15 +97,25 @@ bool truthy_env(const char* name) {
 }
 
 // Prints an error as text on err, or as a JSON object on out (--json), and returns 2.
+// The error object's fields (docs/cli.md, "JSON errors"), added to `j`: an error document of its
+// own, or a command's result that failed (fail_with_result).
+template <class Json>
+void add_error_fields(Json& j, const core::Error& e, const std::string& command = {}) {
+  j["error"] = e.message();
+  j["exit_code"] = core::kExitUsage;
+  j["kind"] = core::to_string(e.kind);
+  if (!command.empty()) j["command"] = command;
+  if (!e.where.empty()) j["where"] = e.where;
+  if (!e.expected.empty()) j["expected"] = e.expected;
+  if (!e.found.empty()) j["found"] = e.found;
+  if (!e.detail.empty()) j["detail"] = e.detail;
+}
+
 int report_error(bool json, const std::string& command, const core::Error& e, std::ostream& out, std::ostream& err,
                  const std::string& hint = {}) {
   if (json) {
-    nlohmann::ordered_json j = {{"error", e.message()}, {"exit_code", core::kExitUsage}, {"kind", core::to_string(e.kind)}};
-    if (!command.empty()) j["command"] = command;
-    if (!e.where.empty()) j["where"] = e.where;
-    if (!e.expected.empty()) j["expected"] = e.expected;
-    if (!e.found.empty()) j["found"] = e.found;
-    if (!e.detail.empty()) j["detail"] = e.detail;
+    nlohmann::ordered_json j;
+    add_error_fields(j, e, command);
     out << j.dump(2) << "\n";
   } else {
     err << "llmtriage" << (command.empty() ? "" : " " + command) << ": error: " << e.message() << "\n";
@@ -163,13 +173,7 @@ int fail(Context& ctx, const core::Error& error) {
 
 int fail_with_result(Context& ctx, nlohmann::json result, const core::Error& e) {
   if (!ctx.json) return report_error(false, ctx.command, e, ctx.out, ctx.err);
-  result["error"] = e.message();
-  result["exit_code"] = core::kExitUsage;
-  result["kind"] = core::to_string(e.kind);
-  if (!e.where.empty()) result["where"] = e.where;
-  if (!e.expected.empty()) result["expected"] = e.expected;
-  if (!e.found.empty()) result["found"] = e.found;
-  if (!e.detail.empty()) result["detail"] = e.detail;
+  add_error_fields(result, e);
   ctx.out << result.dump(2) << "\n";
   return core::kExitUsage;
 }
