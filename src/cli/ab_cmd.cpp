@@ -22,6 +22,7 @@ struct AbOpts {
   int iterations = 2000;
   int64_t seed = 0;
   std::string html;  // --html FILE: the delta board, both runs' latency CDFs and B's timeline as one page
+  std::string svg;   // --svg DIR: each of those charts as a standalone SVG
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -58,7 +59,7 @@ int run_ab(AbOpts& o, Context& ctx) {
   // The page first: when it cannot be written the comparison is still shown, and with --json as
   // one document carrying the error.
   std::optional<core::Error> html_error;
-  if (!o.html.empty()) {
+  if (!o.html.empty() || !o.svg.empty()) {
     // The first trial of each side, A as the baseline: their CDFs on one chart, B's scrapes as
     // the timeline (docs/report.md); above them the delta board of every metric.
     auto h = load_report_inputs({split(o.a).front(), split(o.b).front()}, std::nullopt);
@@ -68,8 +69,7 @@ int run_ab(AbOpts& o, Context& ctx) {
       h->ab = delta_board(r, ao);
       if (split(o.a).size() > 1 || split(o.b).size() > 1)
         h->notes.push_back("the CDFs and the timeline draw the first trial of each side; the A/B board pools every trial");
-      if (auto st = write_html_report(o.html, *h); !st) html_error = st.error();
-      else ctx.err << "llmtriage ab: HTML report written to " << o.html << "\n";
+      html_error = write_pictures(ctx.err, "ab", o.html, o.svg, *h);
     }
   }
   if (ctx.json) {
@@ -101,6 +101,7 @@ Command make_ab_command() {
       {"--bootstrap-iterations", "", "bootstrap resamples per metric", &o->iterations, "", false, at_least(1)},
       {"--seed", "", "seed of the bootstrap (same seed, same intervals)", &o->seed},
       {"--html FILE", "", "also write the comparison as one self-contained HTML page: the delta board (B - A per metric with its interval), latency CDFs of A (baseline) and B, B's server timeline (docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write each chart (delta board, CDFs, timeline lanes) as a standalone SVG file in DIR", &o->svg},
   };
   c.run = [o](Context& ctx) { return run_ab(*o, ctx); };
   c.state = o;

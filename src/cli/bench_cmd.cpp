@@ -27,14 +27,15 @@ extern "C" void on_signal(int) { g_stop.store(true); }
 struct BenchOpts {
   bench::BenchFlags f;
   std::string html;  // --html FILE: the run's CDFs and timeline, drawn from the --out folder
+  std::string svg;   // --svg DIR: each of those charts as a standalone SVG
 };
 
 int run_bench(BenchOpts& o, Context& ctx) {
   bench::BenchFlags& f = o.f;
   // The page is drawn from the result folder, as `report` draws one: refused before the run.
-  if (!o.html.empty() && f.out.empty())
-    return fail(ctx, core::make_error(core::ErrorKind::usage, "--html", "--out DIR as well (the page is drawn from the folder)",
-                                      "no --out"));
+  if ((!o.html.empty() || !o.svg.empty()) && f.out.empty())
+    return fail(ctx, core::make_error(core::ErrorKind::usage, o.html.empty() ? "--svg" : "--html",
+                                      "--out DIR as well (the page is drawn from the folder)", "no --out"));
   auto plan = bench::plan_run(f);
   if (!plan) return fail(ctx, plan.error());
   if (!f.save_requests.empty()) {
@@ -63,13 +64,12 @@ int run_bench(BenchOpts& o, Context& ctx) {
   // The page first: when it cannot be written the summary is still shown, and with --json as one
   // document carrying the error.
   std::optional<core::Error> html_error;
-  if (!o.html.empty()) {
+  if (!o.html.empty() || !o.svg.empty()) {
     auto h = load_report_inputs({f.out}, std::nullopt);
     if (!h) html_error = h.error();
     else {
       h->title = "llmtriage bench: " + f.out;
-      if (auto st = write_html_report(o.html, *h); !st) html_error = st.error();
-      else ctx.err << "llmtriage bench: HTML report written to " << o.html << "\n";
+      html_error = write_pictures(ctx.err, "bench", o.html, o.svg, *h);
     }
   }
   // Nothing completed because a request failed (refused, reset, an HTTP error): the run measured
@@ -150,6 +150,7 @@ Command make_bench_command() {
       {"--fail-on-slo", "", "exit 1 when the run misses --slo (< 99% of requests meet it, or the error rate is above error_rate=)", &f->fail_on_slo},
       {"--out,-o DIR", "", "folder for summary.json, records.jsonl, metrics.jsonl, report.txt, requests.jsonl", &f->out},
       {"--html FILE", "", "also write the run as one self-contained HTML page: latency CDFs, server timeline (needs --out; docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write each chart (CDFs, timeline lanes) as a standalone SVG file in DIR (needs --out)", &o->svg},
       {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY); never printed", &f->api_key_file},
       {"--deadline DURATION", "", "how long the whole run may take; then it stops, results kept", &f->deadline_s, "", false, kPositive},
       {"--request-timeout DURATION", "", "time without a byte (first or next) before a request fails", &f->request_timeout_s, "", false, kPositive},

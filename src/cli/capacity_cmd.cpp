@@ -33,6 +33,7 @@ struct CapOpts {
   double budget_s = 7200;  // the whole search (--budget); each trial's --deadline is cut to what is left
   bool fail_on_slo = false;
   std::string html;  // --html FILE: the curve as one self-contained page
+  std::string svg;   // --svg DIR: the curve as a standalone SVG
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -168,7 +169,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
   // The page first: when it cannot be written the curve is still shown, and with --json as one
   // document carrying the error.
   std::optional<core::Error> html_error;
-  if (!o.html.empty()) {
+  if (!o.html.empty() || !o.svg.empty()) {
     report::HtmlReport h;
     h.title = "llmtriage capacity: " + o.f.endpoint + " (" + o.f.model + ")";
     h.generated_by = "llmtriage " + version_string();
@@ -197,8 +198,7 @@ int run_capacity(CapOpts& o, Context& ctx) {
       }
       cp.curve.push_back(q);
     }
-    if (auto st = write_html_report(o.html, h); !st) html_error = st.error();
-    else ctx.err << "llmtriage capacity: HTML report written to " << o.html << "\n";
+    html_error = write_pictures(ctx.err, "capacity", o.html, o.svg, h);
   }
   if (ctx.json) {
     nlohmann::json j;
@@ -288,6 +288,7 @@ Command make_capacity_command() {
       {"--api-key-file FILE", "", "file holding the bearer token (default: $OPENAI_API_KEY)", &f.api_key_file},
       {"--out,-o DIR", "", "folder: one bench result folder per trial", &f.out},
       {"--html FILE", "", "also write the curve as one self-contained HTML page: P99 TTFT/TPOT and goodput against load, the SLO, the answer (docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write the curve as a standalone SVG file in DIR (for a ticket)", &o->svg},
   };
   c.run = [o](Context& ctx) { return run_capacity(*o, ctx); };
   c.state = o;

@@ -30,6 +30,7 @@ struct DiagOpts {
   bool markdown = false;
   std::string color = "auto";
   std::string html;  // --html FILE: also the one-file HTML report (docs/report.md)
+  std::string svg;   // --svg DIR: each of its charts as a standalone SVG
 };
 
 // Colors and layer headings only for a person at a terminal (NO_COLOR and TERM=dumb respected).
@@ -90,9 +91,8 @@ int run_diagnose(DiagOpts& o, Context& ctx) {
   // The page first: when it cannot be written the report is still shown, and with --json as one
   // document carrying the error.
   std::optional<core::Error> html_error;
-  if (!o.html.empty()) {
-    if (auto st = write_html_report(o.html, html_from_diagnosis(g.input, report)); !st) html_error = st.error();
-    else ctx.err << "llmtriage diagnose: HTML report written to " << o.html << "\n";
+  if (!o.html.empty() || !o.svg.empty()) {
+    html_error = write_pictures(ctx.err, "diagnose", o.html, o.svg, html_from_diagnosis(g.input, report));
   }
   if (ctx.json) {
     if (html_error) return fail_with_result(ctx, report::to_json(report), *html_error);
@@ -161,6 +161,7 @@ Command make_diagnose_command() {
       {"--markdown", "", "print the report as Markdown (for a ticket or post-mortem)", &o->markdown},
       {"--color NAME", "", "terminal colors and layer headings: auto (only on a TTY), always, never", &o->color},
       {"--html FILE", "", "also write the report as one self-contained HTML file: layer strip, timeline, latency CDFs, findings (docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write each chart of that report (timeline lanes, CDFs, ledger waterfall) as a standalone SVG file in DIR", &o->svg},
   };
   c.run = [o](Context& ctx) { return run_diagnose(*o, ctx); };
   c.state = o;

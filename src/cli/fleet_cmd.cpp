@@ -12,12 +12,15 @@
 #include "cli/command.h"
 #include "cli/diagnose_inputs.h"
 #include "cli/judgement_flags.h"
+#include "cli/report_inputs.h"
+#include "cli/version.h"
 #include "core/exit_code.h"
 #include "core/files.h"
 #include "core/progress.h"
 #include "fleet/analyze.h"
 #include "fleet/gather.h"
 #include "fleet/prom_client.h"
+#include "fleet/picture.h"
 #include "fleet/render.h"
 
 namespace llmtriage::cli {
@@ -40,6 +43,8 @@ struct FleetFlags {
   std::string slo;
   std::string thresholds_file;
   std::string out;
+  std::string html;  // --html FILE: verdict, replicas as small multiples, findings on one page
+  std::string svg;   // --svg DIR: the small multiples as a standalone SVG
 };
 
 // "1733212800", "1733212800.5" or "2026-12-03T10:00:00Z".
@@ -137,8 +142,26 @@ int run_fleet(FleetFlags& f, Context& ctx) {
   const auto j = fleet::to_json(*fe, d, info);
   if (!f.out.empty())
     if (auto st = core::write_file_atomic(f.out, j.dump(2) + "\n"); !st.ok()) return fail(ctx, st.error());
-  if (ctx.json) ctx.out << j.dump(2) << "\n";
-  else ctx.out << fleet::render_text(*fe, d, info);
+  // The page first: when it cannot be written the report is still shown, and with --json as one
+  // document carrying the error.
+  std::optional<core::Error> html_error;
+  if (!f.html.empty() || !f.svg.empty()) {
+    report::HtmlReport h;
+    h.title = "llmtriage fleet: " + f.prometheus + (f.selector.empty() ? std::string() : " " + f.selector);
+    h.generated_by = "llmtriage " + version_string();
+    h.sources.push_back(f.prometheus);
+    h.diagnosis = d.verdict;
+    h.fleet = fleet::fleet_picture(*fe, d);
+    h.notes = h.fleet->notes;
+    html_error = write_pictures(ctx.err, "fleet", f.html, f.svg, h);
+  }
+  if (ctx.json) {
+    if (html_error) return fail_with_result(ctx, j, *html_error);
+    ctx.out << j.dump(2) << "\n";
+  } else {
+    ctx.out << fleet::render_text(*fe, d, info);
+  }
+  if (html_error) return fail(ctx, *html_error);
   return d.exit_code();
 }
 
@@ -171,6 +194,8 @@ Command make_fleet_command() {
       {"--slo SLO", "", "SLO for detecting symptoms, e.g. ttft_p99_s=2,tpot_p99_s=0.1", &f->slo},
       {"--thresholds FILE", "", "a file of rule thresholds (`name = value`; docs/rules.md, incl. the fleet.* ones)", &f->thresholds_file},
       {"--out,-o FILE", "", "also write the JSON report to this file (atomically)", &f->out},
+      {"--html FILE", "", "also write one self-contained HTML page: the verdict, one sparkline row per replica sorted by distance from the fleet median, the findings (docs/report.md)", &f->html},
+      {"--svg DIR", "", "also write the small multiples as a standalone SVG file in DIR (for a ticket)", &f->svg},
   };
   c.run = [f](Context& ctx) { return run_fleet(*f, ctx); };
   c.state = f;

@@ -44,6 +44,7 @@ struct LedgerOpts {
   std::optional<bool> kv_unified, flash_attn;
   std::optional<std::string> cache_type_k, cache_type_v;
   std::string html;  // --html FILE: the ledger as a waterfall on one self-contained page
+  std::string svg;   // --svg DIR: the waterfall as a standalone SVG
 };
 
 template <typename T>
@@ -174,43 +175,6 @@ core::Result<LogFacts> read_log(const std::string& path, Gathered& g) {
     }
   }
   return f;
-}
-
-// The waterfall's blocks from the ledger just computed, in the ledger's order, with the engine's
-// own number for each where its startup log stated one (`logged`: log key -> value).
-report::LedgerPicture ledger_picture(const ledger::LedgerReport& r, const std::map<std::string, double>& logged,
-                                     const std::string& log_file) {
-  report::LedgerPicture p;
-  p.title = fmt::format("{} on {}{} (TP {}, PP {}), {}", r.model_id, r.num_gpus > 1 ? fmt::format("{} x ", r.num_gpus) : "",
-                        r.gpu_name, r.tp, r.pp, r.accounting);
-  p.total_gib = r.total_gib;
-  p.usable_gib = r.usable_gib;
-  p.utilization = r.utilization;
-  p.verdict = ledger::to_string(r.verdict);
-  p.verdict_detail = r.verdict_detail;
-  const bool llama = r.engine == core::EngineKind::llamacpp || r.engine == core::EngineKind::ollama;
-  auto measured = [&](std::initializer_list<const char*> keys) -> std::optional<double> {
-    for (const char* k : keys)
-      if (auto it = logged.find(k); it != logged.end()) return it->second;
-    return std::nullopt;
-  };
-  p.blocks.push_back({"weights_gib", llama ? "Weights (GPU)" : "Weights", r.weights_gib, false, measured({"weights_gib"})});
-  if (r.cuda_graph_gib > 0)
-    p.blocks.push_back({"cuda_graph_gib", r.cuda_graph_subtracted ? "CUDA graphs" : "CUDA graphs (headroom)", r.cuda_graph_gib,
-                        !r.cuda_graph_subtracted, measured({"cuda_graph_gib"})});
-  if (r.activation_gib > 0)
-    p.blocks.push_back({"activation_gib", llama ? "Compute buffer" : "Activation peak", r.activation_gib, false,
-                        measured({"peak_activation_gib", "compute_buffer_gib"})});
-  if (r.non_torch_gib > 0) p.blocks.push_back({"non_torch_gib", llama ? "CUDA context" : "Non-torch", r.non_torch_gib, false, measured({"non_torch_gib"})});
-  double kv = r.kv_cache_gib;
-  if (llama)  // the KV cells on the GPU (the rest are in host memory)
-    for (const auto& l : r.lines)
-      if (l.key == "kv_gpu") kv = l.unit == "MiB" ? l.value / 1024 : l.value;
-  p.blocks.push_back({"kv_cache_gib", "KV pool", kv, false, measured({"kv_cache_gib"})});
-  if (!logged.empty()) p.measured_source = log_file;
-  if (r.engine == core::EngineKind::sglang) p.utilization_flag = "--mem-fraction-static";
-  else if (!llama) p.utilization_flag = "--gpu-memory-utilization";
-  return p;
 }
 
 int run_ledger(Context& ctx, const LedgerOpts& o) {
@@ -349,7 +313,7 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
   // The page first: when it cannot be written the ledger is still shown, and with --json as one
   // document carrying the error.
   std::optional<core::Error> html_error;
-  if (!o.html.empty()) {
+  if (!o.html.empty() || !o.svg.empty()) {
     report::HtmlReport h;
     h.title = "llmtriage ledger: " + report->model_id + " on " + report->gpu_name;
     h.generated_by = "llmtriage " + version_string();
@@ -360,8 +324,7 @@ int run_ledger(Context& ctx, const LedgerOpts& o) {
     for (const auto& c : cmp) logged[c["key"].get<std::string>()] = c["engine"].get<double>();
     h.ledger = ledger_picture(*report, logged, o.from_log.value_or(""));
     if (!(report->total_gib > 0)) h.notes.push_back("no GPU memory in this ledger (host only): no waterfall");
-    if (auto st = write_html_report(o.html, h); !st) html_error = st.error();
-    else ctx.err << "llmtriage ledger: HTML report written to " << o.html << "\n";
+    html_error = write_pictures(ctx.err, "ledger", o.html, o.svg, h);
   }
   if (ctx.json) {
     nlohmann::json j = ledger::to_json(*report);
@@ -436,6 +399,7 @@ Command make_ledger_command() {
       {"--config FILE", "LLMTRIAGE_LEDGER_CONFIG", "settings file: JSON or 'key: value' lines with these flag names", &o->config},
       {"--from-log FILE", "", "vLLM/SGLang/llama.cpp startup log: the engine's own numbers beside the ledger's, with the difference", &o->from_log},
       {"--html FILE", "", "also write the ledger as one self-contained HTML page: a waterfall of the GPU's GiB, the log's numbers as markers (docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write the waterfall as a standalone SVG file in DIR (for a ticket)", &o->svg},
   };
   // llama.cpp / Ollama (--engine llamacpp|ollama; --model FILE.gguf): the engine's own settings.
   c.options.insert(c.options.end(), {

@@ -19,6 +19,7 @@ namespace {
 struct ReportOpts {
   std::vector<std::string> inputs;
   std::string html;
+  std::string svg;  // --svg DIR: each chart as a standalone SVG
   std::string slo;
   std::string title;
 };
@@ -35,6 +36,8 @@ int run_report(ReportOpts& o, Context& ctx) {
   if (!o.title.empty()) h->title = o.title;
   const std::string page = report::render_html(*h);
   if (auto st = core::write_file_atomic(o.html, page); !st) return fail(ctx, st.error());
+  if (!o.svg.empty())
+    if (auto e = write_pictures(ctx.err, "report", "", o.svg, *h)) return fail(ctx, *e);
   if (ctx.json) {
     ctx.out << nlohmann::json{{"html", o.html}, {"bytes", page.size()}, {"sources", h->sources}}.dump(2) << "\n";
   } else {
@@ -58,6 +61,7 @@ Command make_report_command() {
       {"INPUT FILE", "", "saved results: a `diagnose --json` output, a snapshot file, a `bench --out` folder (repeatable)",
        &o->inputs, "", true},
       {"--html FILE", "", "where to write the report (one file, no network needed to open it)", &o->html, "", true},
+      {"--svg DIR", "", "also write each chart as a standalone SVG file in DIR (for a ticket or a post-mortem)", &o->svg},
       {"--slo SLO", "", "the SLO line on the latency CDFs (default: the bench summary's SLO)", &o->slo, "none"},
       {"--title TEXT", "", "the report's title", &o->title, "by input"},
   };

@@ -1,5 +1,8 @@
 #include "cli/report_inputs.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +12,10 @@
 #include "cli/version.h"
 #include "collect/snapshot.h"
 #include "core/files.h"
+#include "diagnose/indicators.h"
+#include "diagnose/remedy_ledger.h"
+#include "ingest/engine_log.h"
+#include "ledger/ledger_render.h"
 #include "report/diagnose_json.h"
 
 namespace llmtriage::cli {
@@ -18,7 +25,7 @@ namespace fs = std::filesystem;
 
 report::TimelineData timeline_of(const collect::Snapshot& s, const std::string& path) {
   const core::Evidence ev = collect::snapshot_to_evidence(s, path);
-  report::TimelineData t{path, ev.engine_samples, ev.gpu_samples, {}, {}};
+  report::TimelineData t{path, ev.engine_samples, ev.gpu_samples, {}, {}, {}};
   for (const auto& sl : s.slots)
     t.slots.push_back({sl.t_s, sl.busy(), static_cast<int>(sl.slots.size())});
   return t;
@@ -48,6 +55,7 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
   std::optional<core::Slo> bench_slo;
   std::optional<report::TimelineData> bench_timeline;
   std::vector<report::TimelineData::RequestTtft> now_requests;  // the last bench folder's, on the unix clock
+  std::vector<report::TimelineData::RequestFailure> now_failures;
   for (const auto& in : inputs) {
     h.sources.push_back(in);
     std::string dir = in;
@@ -63,16 +71,20 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
       h.runs.push_back({folder_name(dir), false, dir, side.ev.requests});
       // Records are relative to the run's start (summary.json run.start_unix_s), the scrapes unix.
       now_requests.clear();
+      now_failures.clear();
       const double start = (*summary).contains("run") ? (*summary)["run"].value("start_unix_s", 0.0) : 0.0;
       if (start > 0)
-        for (const auto& r : side.ev.requests)
+        for (const auto& r : side.ev.requests) {
           if (r.status == core::RequestStatus::ok && r.ttft_s)
             now_requests.push_back({start + r.send_s.value_or(r.arrival_s), *r.ttft_s});
+          if (r.status == core::RequestStatus::error)
+            now_failures.push_back({start + r.send_s.value_or(r.arrival_s), r.failed_after_s, r.error_category});
+        }
       const std::string s = (*summary).contains("goodput") ? (*summary)["goodput"].value("slo", "") : "";
       if (!s.empty())
         if (auto parsed = core::parse_slo(s, dir + "/summary.json goodput.slo")) bench_slo = *parsed;
       if (!side.ev.engine_samples.empty())
-        bench_timeline = report::TimelineData{dir + "/metrics.jsonl", side.ev.engine_samples, side.ev.gpu_samples, {}, {}};
+        bench_timeline = report::TimelineData{dir + "/metrics.jsonl", side.ev.engine_samples, side.ev.gpu_samples, {}, {}, {}};
       continue;
     }
     auto text = core::read_file(in);
@@ -102,10 +114,50 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
     else h.notes.push_back("the diagnosis' snapshot " + p + " could not be read: " + s.error().message());
   }
   if (!h.timeline && bench_timeline) h.timeline = std::move(bench_timeline);
-  if (h.timeline) h.timeline->requests = std::move(now_requests);  // drawn where the clocks overlap
+  if (h.timeline) {  // drawn where the clocks overlap
+    h.timeline->requests = std::move(now_requests);
+    h.timeline->failures = std::move(now_failures);
+  }
   h.slo = slo ? *slo : bench_slo.value_or(core::Slo{});
   h.title = h.diagnosis ? "llmtriage diagnosis" : !h.runs.empty() ? "llmtriage bench report" : "llmtriage timeline";
   return h;
+}
+
+// The waterfall's blocks from the ledger just computed, in the ledger's order, with the engine's
+// own number for each where its startup log stated one (`logged`: log key -> value).
+report::LedgerPicture ledger_picture(const ledger::LedgerReport& r, const std::map<std::string, double>& logged,
+                                     const std::string& log_file) {
+  report::LedgerPicture p;
+  p.title = fmt::format("{} on {}{} (TP {}, PP {}), {}", r.model_id, r.num_gpus > 1 ? fmt::format("{} x ", r.num_gpus) : "",
+                        r.gpu_name, r.tp, r.pp, r.accounting);
+  p.total_gib = r.total_gib;
+  p.usable_gib = r.usable_gib;
+  p.utilization = r.utilization;
+  p.verdict = ledger::to_string(r.verdict);
+  p.verdict_detail = r.verdict_detail;
+  const bool llama = r.engine == core::EngineKind::llamacpp || r.engine == core::EngineKind::ollama;
+  auto measured = [&](std::initializer_list<const char*> keys) -> std::optional<double> {
+    for (const char* k : keys)
+      if (auto it = logged.find(k); it != logged.end()) return it->second;
+    return std::nullopt;
+  };
+  p.blocks.push_back({"weights_gib", llama ? "Weights (GPU)" : "Weights", r.weights_gib, false, measured({"weights_gib"})});
+  if (r.cuda_graph_gib > 0)
+    p.blocks.push_back({"cuda_graph_gib", r.cuda_graph_subtracted ? "CUDA graphs" : "CUDA graphs (headroom)", r.cuda_graph_gib,
+                        !r.cuda_graph_subtracted, measured({"cuda_graph_gib"})});
+  if (r.activation_gib > 0)
+    p.blocks.push_back({"activation_gib", llama ? "Compute buffer" : "Activation peak", r.activation_gib, false,
+                        measured({"peak_activation_gib", "compute_buffer_gib"})});
+  if (r.non_torch_gib > 0) p.blocks.push_back({"non_torch_gib", llama ? "CUDA context" : "Non-torch", r.non_torch_gib, false, measured({"non_torch_gib"})});
+  double kv = r.kv_cache_gib;
+  if (llama)  // the KV cells on the GPU (the rest are in host memory)
+    for (const auto& l : r.lines)
+      if (l.key == "kv_gpu") kv = l.unit == "MiB" ? l.value / 1024 : l.value;
+  p.blocks.push_back({"kv_cache_gib", "KV pool", kv, false, measured({"kv_cache_gib"})});
+  if (!logged.empty()) p.measured_source = log_file;
+  if (r.engine == core::EngineKind::sglang) p.utilization_flag = "--mem-fraction-static";
+  else if (!llama) p.utilization_flag = "--gpu-memory-utilization";
+  return p;
 }
 
 report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const diagnose::Report& r) {
@@ -114,7 +166,7 @@ report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const 
   h.generated_by = "llmtriage " + version_string();
   for (const auto& n : in.now.inputs) h.sources.push_back(n.source);
   h.diagnosis = r;
-  report::TimelineData t{"the diagnosis' evidence", in.now.engine_samples, in.now.gpu_samples, {}, {}};
+  report::TimelineData t{"the diagnosis' evidence", in.now.engine_samples, in.now.gpu_samples, {}, {}, {}};
   if (in.snapshot_path) {
     t.source = *in.snapshot_path;
     if (auto s = collect::read_snapshot(*in.snapshot_path))
@@ -125,11 +177,56 @@ report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const 
   if (!in.now.requests.empty()) h.runs.push_back({"now", false, "now", in.now.requests});
   if (h.runs.size() == 1) h.runs.front().baseline = false;
   h.slo = to_core_slo(in.slo);
+  // The ledger the diagnosis consults (diagnose/capacity_kit.cpp): the same ledger_for on the same
+  // evidence at the observed lengths; the startup log's numbers, where the evidence has them, as ticks.
+  std::optional<int64_t> typical;
+  const auto ind = diagnose::build_indicators(in);
+  if (auto i = ind.get("input_len_mean"), o = ind.get("output_len_mean"); i && o && *i + *o >= 1)
+    typical = static_cast<int64_t>(std::llround(*i + *o));
+  if (auto lc = diagnose::ledger_for(in.now, typical); lc.ok()) {
+    std::map<std::string, double> startup, logged;
+    std::string log_source;
+    for (const auto& e : in.now.events)
+      if (e.kind == core::EventKind::startup_memory) {
+        for (const auto& [k, v] : e.fields) startup.emplace(k, v);
+        if (log_source.empty()) log_source = e.source.substr(0, e.source.rfind(':'));
+      }
+    for (const auto& p : ledger::log_pairs(lc->report))
+      if (auto it = startup.find(p.log_key); it != startup.end()) logged[p.log_key] = it->second;
+    if (lc->report.total_gib > 0) h.ledger = ledger_picture(lc->report, logged, log_source);
+  } else {
+    h.notes.push_back("no memory ledger waterfall: " + lc.error().message());
+  }
   return h;
 }
 
 core::Status write_html_report(const std::string& path, const report::HtmlReport& html) {
   return core::write_file_atomic(path, report::render_html(html));
+}
+
+std::optional<core::Error> write_pictures(std::ostream& err, const std::string& command, const std::string& html_path,
+                                          const std::string& svg_dir, const report::HtmlReport& html) {
+  std::optional<core::Error> first;
+  if (!html_path.empty()) {
+    if (auto st = write_html_report(html_path, html); !st) first = st.error();
+    else err << "llmtriage " << command << ": HTML report written to " << html_path << "\n";
+  }
+  if (!svg_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(svg_dir, ec);
+    if (ec) {
+      if (!first) first = core::make_error(core::ErrorKind::input, "--svg " + svg_dir, "a folder that can be created", ec.message());
+      return first;
+    }
+    const auto svgs = report::standalone_svgs(html);
+    for (const auto& s : svgs)
+      if (auto st = core::write_file_atomic((fs::path(svg_dir) / s.name).string(), s.text); !st && !first) first = st.error();
+    std::string names;
+    for (const auto& s : svgs) names += (names.empty() ? "" : ", ") + s.name;
+    err << "llmtriage " << command << ": " << svgs.size() << " SVG chart(s) written to " << svg_dir
+        << (names.empty() ? std::string(" (nothing to draw)") : ": " + names) << "\n";
+  }
+  return first;
 }
 
 report::AbBoard delta_board(const bench::AbResult& r, const bench::AbOptions& ao) {

@@ -44,6 +44,9 @@ ChartOut capacity_curve(const CapacityPicture& capacity);
 // html_ab_board.cpp: one row per metric, the difference B - A with its interval around 0.
 ChartOut ab_board(const AbBoard& board);
 
+// html_fleet.cpp: one sparkline row per replica, the fleet median behind each, outliers marked.
+ChartOut fleet_small_multiples(const FleetPicture& fleet);
+
 // html_assets.cpp: the template, CSS and JS files of src/report/html/, embedded at build time.
 std::string_view page_template();
 std::string_view page_css();

@@ -1,6 +1,6 @@
 // The page assembler: the template (src/report/html/page.html) with its placeholders filled in
 // one pass — title, CSS, JS, the sections in order of value (layer strip, A/B board, capacity
-// curve, ledger waterfall, timeline, latency CDFs, findings, notes), and the embedded JSON.
+// curve, ledger waterfall, fleet small multiples, timeline, latency CDFs, findings, notes), and the embedded JSON.
 #include <fmt/format.h>
 
 #include "core/text_escape.h"
@@ -76,7 +76,8 @@ std::string render_html(const HtmlReport& r) {
     body += c.html;
     data[key] = std::move(c.data);
   };
-  data["ab"] = data["capacity"] = data["ledger"] = nullptr;
+  data["ab"] = data["capacity"] = data["ledger"] = data["fleet"] = nullptr;
+  if (r.fleet) add("fleet", fleet_small_multiples(*r.fleet));
   if (r.ab) add("ab", ab_board(*r.ab));
   if (r.capacity) add("capacity", capacity_curve(*r.capacity));
   if (r.ledger) add("ledger", ledger_waterfall(*r.ledger));

@@ -40,6 +40,14 @@ struct TimelineData {
     double ttft_s = 0;
   };
   std::vector<RequestTtft> requests;
+  // Requests that failed, on the same clock: the events lane counts errors and timeouts per
+  // scrape interval, at the time each failed (sent + failed_after_s, else when it was sent).
+  struct RequestFailure {
+    double sent_unix_s = 0;
+    std::optional<double> failed_after_s;
+    std::string category;  // "timeout_ttfb", "http_503", ...: a timeout when it names one
+  };
+  std::vector<RequestFailure> failures = {};  // "= {}": brace-initialised TimelineData elsewhere may leave it out
 };
 
 // One set of request records (a bench run, --records): the latency CDFs draw each run.
@@ -106,6 +114,40 @@ struct AbBoard {
   std::vector<Row> rows;
 };
 
+// A fleet's replicas as small multiples (html_fleet.cpp), filled by `llmtriage fleet`
+// (src/fleet/picture.h): one row per replica, one cell per column — a sparkline over the window
+// against the fleet median at each step, or one number for the window where the store gives only
+// the window's ends (histogram quantiles). Rows are drawn in the order given (the fleet sorts them
+// by distance from the fleet median); every column shares one y scale across rows.
+struct FleetPicture {
+  double t0_unix_s = 0;  // the window's start
+  double t1_s = 0;       // its length, s
+  double step_s = 0;
+  struct Column {
+    std::string id, label, unit;  // "waiting", "waiting", "requests"; unit as tick_label takes it
+    bool sparkline = true;        // false: one number for the window
+    std::string from;             // where its numbers come from, for the caption/tooltip
+  };
+  std::vector<Column> columns;
+  struct Cell {
+    std::vector<double> t_s, v;    // the sparkline; t_s since t0_unix_s
+    std::optional<double> value;   // the window's reading: the sparkline's mean, or the number
+    bool outlier = false;          // named by the fleet's outlier analysis
+    std::string outlier_text;      // "waiting 12 vs fleet median 0.5 (robust z +inf)"
+  };
+  struct Row {
+    std::string replica;
+    double distance = 0;           // robust z of the column farthest from the fleet median
+    std::string farthest;          // that column's id ("" when every column sits at the median)
+    bool differs = false;          // an outlier, or named by a fleet finding
+    std::vector<std::string> findings;  // fleet finding ids that name this replica
+    std::vector<Cell> cells;       // one per column
+  };
+  std::vector<Row> rows;
+  std::vector<Cell> median;        // per column: the fleet median at each step (sparklines only)
+  std::vector<std::string> notes;  // what the grid leaves out, and why
+};
+
 struct HtmlReport {
   std::string title;                            // the page's <title> and heading
   std::string generated_by;                     // "llmtriage 0.1.0"
@@ -117,10 +159,22 @@ struct HtmlReport {
   std::optional<AbBoard> ab;                    // the A/B delta board
   std::optional<CapacityPicture> capacity;      // the capacity curve
   std::optional<LedgerPicture> ledger;          // the memory ledger waterfall
+  std::optional<FleetPicture> fleet;            // the fleet's small multiples
   std::vector<std::string> notes;               // what could not be drawn, and why
 };
 
 // The whole page.
 std::string render_html(const HtmlReport& report);
+
+// Each chart of the page as a standalone SVG file (`--svg DIR`, for a ticket or a post-mortem):
+// the same drawing, with the SVG namespace, an XML declaration, a white background and the
+// report's chart styles inlined (CSS variables resolved), so it opens alone in a browser, an
+// image viewer or a document. Named after what it draws: "timeline-kv.svg", "cdf-ttft_s.svg",
+// "fleet-grid.svg", "ledger-waterfall.svg", "capacity.svg", "ab-board.svg".
+struct StandaloneSvg {
+  std::string name;  // file name, ".svg" included
+  std::string text;
+};
+std::vector<StandaloneSvg> standalone_svgs(const HtmlReport& report);
 
 }  // namespace llmtriage::report

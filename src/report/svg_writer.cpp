@@ -91,6 +91,11 @@ void Svg::close_group() {
 
 void Svg::title(std::string_view s) { out_ += fmt::format("<title>{}</title>", xml_escape(s)); }
 
+void Svg::clip_rect(std::string_view id, double x, double y, double w, double h) {
+  out_ += fmt::format("<clipPath id=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>", xml_escape(id), px(x),
+                      px(y), px(w), px(h));
+}
+
 std::string Svg::finish() {
   while (open_groups_ > 0) close_group();
   out_ += "</svg>";

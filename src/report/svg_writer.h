@@ -39,6 +39,8 @@ class Svg {
   void open_group(std::string_view cls, std::string_view attrs = {});
   void close_group();
   void title(std::string_view s);  // a <title> child: the tooltip without JS
+  // <clipPath id="id"><rect/></clipPath>: a group with clip-path="url(#id)" draws only inside it.
+  void clip_rect(std::string_view id, double x, double y, double w, double h);
   std::string finish();            // closes the root element
 
  private:

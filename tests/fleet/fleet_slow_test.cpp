@@ -6,14 +6,18 @@
 // scheduling/capacity, and leave the healthy replica alone; Prometheus must fire the matching
 // alerts for those two replicas only.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -105,8 +109,9 @@ TEST(FleetLive, NamesTheThrottledReplicaAndTheAffinityLossAndPrometheusAlertsAgr
   const std::string window = std::to_string(static_cast<int>(elapsed) + 2) + "s";
 
   std::string out;
+  const std::string page = "/tmp/llmtriage-fleet-" + std::to_string(::getpid()) + ".html";
   const int rc = run_binary({"fleet", "--prometheus", prometheus.url(), "--selector", "{job=\"sim\"}", "--gpu-selector", "{job=\"dcgm\"}",
-                             "--window", window, "--step", "1s", "--json"},
+                             "--window", window, "--step", "1s", "--json", "--html", page},
                             out);
   ASSERT_EQ(rc, 1) << out;  // findings at warning
   auto j = nlohmann::json::parse(out, nullptr, false);
@@ -137,6 +142,39 @@ TEST(FleetLive, NamesTheThrottledReplicaAndTheAffinityLossAndPrometheusAlertsAgr
     if (r["replica"] == target(healthy)) {
       EXPECT_FALSE(r["differs"].get<bool>()) << r.dump(2);
     }
+
+  // The page of the same analysis: one row per replica, the throttled replica's clock cell an
+  // outlier and the replica named by its finding, the healthy replica (named by nothing) last;
+  // the embedded verdict is the one --json printed.
+  {
+    std::ifstream in(page);
+    ASSERT_TRUE(in) << page;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string html = ss.str();
+    EXPECT_NE(html.find("<svg class=\"chart fleet-grid\""), std::string::npos);
+    const std::string open = "<script type=\"application/json\" id=\"llmtriage-data\">";
+    const size_t a = html.find(open), b = html.find("</script>", a);
+    ASSERT_NE(a, std::string::npos);
+    const auto data = nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()), nullptr, false);
+    ASSERT_TRUE(data.is_object());
+    const auto& rows = data["fleet"]["rows"];
+    ASSERT_EQ(rows.size(), 3u) << data["fleet"].dump();
+    EXPECT_EQ(rows[2]["replica"], target(healthy)) << rows.dump();
+    EXPECT_FALSE(rows[2]["differs"].get<bool>());
+    bool throttled_marked = false;
+    for (const auto& r : rows)
+      if (r["replica"] == target(throttled)) {
+        EXPECT_TRUE(names(r["findings"], "replica_gpu_throttled")) << r.dump();
+        const auto& cells = r["cells"];
+        const auto& clock = cells.contains("sm_clock_ratio") ? cells["sm_clock_ratio"] : cells["sm_clock_mhz"];
+        throttled_marked = clock.value("outlier", false);
+      }
+    EXPECT_TRUE(throttled_marked) << rows.dump();
+    EXPECT_EQ(data["diagnosis"]["findings"].size(), j["verdict"]["findings"].size());
+    EXPECT_EQ(data["diagnosis"]["findings"][0]["id"], j["verdict"]["findings"][0]["id"]);
+    std::cout << "fleet page: " << page << " (" << html.size() << " bytes)\n";
+  }
 
   // The terminal report of the same window: the verdict first, the throttled replica among those
   // that differ, and the definitions named once (the embedded verdict does not repeat them).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,13 +84,14 @@ struct Rendered {
   std::string console, dom;
 };
 
-// Writes `html` as NAME.html in the screenshot folder and loads it offline: a screenshot, then
-// the DOM after the script ran. Fails the test when chromium does.
-Rendered render(const std::string& exe, const std::string& html, const std::string& name, const std::string& window) {
+// Writes `html` as NAME.html (or NAME + `ext`) in the screenshot folder and loads it offline: a
+// screenshot, then the DOM after the script ran. Fails the test when chromium does.
+Rendered render(const std::string& exe, const std::string& html, const std::string& name, const std::string& window,
+                const std::string& ext = ".html") {
   const char* keep = std::getenv("LLMTRIAGE_SCREENSHOT_DIR");
   const fs::path dir = keep && *keep ? fs::path(keep) : fs::temp_directory_path() / ("llmtriage-html-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const fs::path page = dir / (name + ".html"), log = dir / (name + "-chromium.log"), dom = dir / (name + "-dom.html");
+  const fs::path page = dir / (name + ext), log = dir / (name + "-chromium.log"), dom = dir / (name + "-dom.html");
   Rendered r{dir / (name + ".png"), "", ""};
   EXPECT_TRUE(core::write_file_atomic(page.string(), html).ok());
   // No network: every host resolves to nothing and the proxy is a closed port (the page's CSP
@@ -160,6 +162,97 @@ TEST(HtmlInChromium, PicturesLoadOfflineWithoutConsoleErrors) {
   EXPECT_NE(r.dom.find("aria-pressed=\"true\""), std::string::npos) << "report.js did not run";
   for (const char* cls : {"chart ab-board", "chart capacity", "chart ledger-waterfall"})
     EXPECT_NE(r.dom.find(cls), std::string::npos) << cls;
+}
+
+
+// The fleet's small multiples beside the verdict: six replicas, one throttled (its clock cell an
+// outlier), one with a queue; loads offline without a console message; the screenshot is kept.
+TEST(HtmlInChromium, FleetSmallMultiplesLoadOfflineWithoutConsoleErrors) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  HtmlReport h;
+  h.title = "llmtriage fleet (test page)";
+  h.generated_by = "llmtriage test";
+  h.diagnosis = report_test::saturated_report();
+  FleetPicture& p = h.fleet.emplace();
+  p.t0_unix_s = 1'700'000'000;
+  p.t1_s = 600;
+  p.step_s = 10;
+  p.columns = {{"running", "running", "requests", true, "gauge"},      {"waiting", "waiting", "requests", true, "gauge"},
+               {"kv_usage", "KV usage", "fraction", true, "gauge"},    {"request_rate", "finished", "req/s", true, "counter"},
+               {"sm_clock_ratio", "SM clock/max", "fraction", true, "DCGM"}, {"power_w", "GPU power", "W", true, "DCGM"},
+               {"ttft_p99", "TTFT p99", "s", false, "histogram"},       {"tpot_p50", "TPOT p50", "s", false, "histogram"}};
+  const auto cell = [](auto f) {
+    FleetPicture::Cell c;
+    double sum = 0;
+    for (int i = 0; i <= 60; ++i) {
+      c.t_s.push_back(10.0 * i);
+      c.v.push_back(f(i));
+      sum += c.v.back();
+    }
+    c.value = sum / 61;
+    return c;
+  };
+  for (int k = 0; k < 6; ++k) {
+    const bool throttled = k == 0, queued = k == 1;
+    FleetPicture::Row r;
+    r.replica = "vllm-" + std::to_string(k) + ".prod.svc:8000";
+    r.cells = {cell([&](int i) { return 24.0 + (i * (k + 3)) % 7; }),
+               cell([&](int i) { return queued ? (i > 30 ? (i - 30) * 1.5 : 0.0) : (i * k) % 3 * 0.5; }),
+               cell([&](int i) { return queued && i > 30 ? 0.97 : 0.55 + 0.05 * ((i + k) % 4); }),
+               cell([&](int i) { return throttled ? 1.2 + 0.1 * (i % 3) : 2.0 + 0.1 * ((i + k) % 4); }),
+               cell([&](int i) { return throttled && i > 15 ? 0.62 : 0.98 + 0.01 * ((i + k) % 2); }),
+               cell([&](int i) { return throttled ? 695.0 : 480.0 + 10 * ((i + k) % 5); }),
+               {}, {}};
+    r.cells[6].value = queued ? 3.2 : throttled ? 0.9 : 0.45 + 0.02 * k;
+    r.cells[7].value = throttled ? 0.041 : 0.022;
+    r.distance = throttled ? 4.5 : queued ? 3.1 : 0.1 * k;
+    r.farthest = throttled ? "sm_clock_ratio" : queued ? "waiting" : "";
+    r.differs = throttled || queued;
+    if (throttled) {
+      r.findings = {"replica_gpu_throttled"};
+      r.cells[4].outlier = true;
+      r.cells[4].outlier_text = "outlier: clock_ratio 0.62 vs fleet median 0.98 (robust z -inf)";
+    }
+    if (queued) {
+      r.findings = {"replica_outlier"};
+      r.cells[1].outlier = r.cells[2].outlier = true;
+    }
+    p.rows.push_back(r);
+  }
+  p.median = {cell([](int) { return 26.0; }), cell([](int) { return 0.5; }), cell([](int) { return 0.6; }),
+              cell([](int) { return 2.1; }),  cell([](int) { return 0.985; }), cell([](int) { return 490.0; }), {}, {}};
+  const Rendered r = render(exe, render_html(h), "fleet", "1200,1400");
+  ASSERT_TRUE(fs::exists(r.shot)) << r.console;
+  EXPECT_EQ(r.console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << r.console;
+  EXPECT_NE(r.dom.find("chart fleet-grid"), std::string::npos);
+}
+
+// One chart exported by --svg, opened on its own (no page around it): it renders, with no
+// console message, and the screenshot is kept (timeline-ttft_parts.png).
+TEST(HtmlInChromium, StandaloneSvgOpensOnItsOwn) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  HtmlReport h = sample();
+  for (size_t i = 0; i < h.timeline->engine.size(); ++i) {
+    auto& s = h.timeline->engine[i];
+    const double n = 10.0 * static_cast<double>(i);
+    for (auto [hist, v] : {std::pair{&s.ttft_s, 0.4}, {&s.queue_s, 0.25}, {&s.prefill_s, 0.1}}) {
+      hist->upper_bounds = {0.1, 0.5, 1, INFINITY};
+      hist->cumulative_counts = {v <= 0.1 ? n : 0, n, n, n};
+      hist->count = n;
+      hist->sum = v * n * (i > 30 ? 3 : 1);
+    }
+  }
+  const auto svgs = standalone_svgs(h);
+  const StandaloneSvg* parts = nullptr;
+  for (const auto& s : svgs)
+    if (s.name == "timeline-ttft_parts.svg") parts = &s;
+  ASSERT_NE(parts, nullptr);
+  const Rendered r = render(exe, parts->text, "timeline-ttft_parts", "1100,200", ".svg");
+  ASSERT_TRUE(fs::exists(r.shot)) << r.console;
+  EXPECT_EQ(r.console.find(":CONSOLE"), std::string::npos) << r.console;
+  EXPECT_NE(r.dom.find("clip-ttft_parts"), std::string::npos) << r.dom.substr(0, 500);
 }
 
 }  // namespace

@@ -1,0 +1,115 @@
+// The fleet's small multiples (report::fleet_small_multiples via render_html): one row per
+// replica in the order given, a shared y range per column in its unit, outlier cells and the rows
+// that differ marked, the median behind each sparkline, the numbers in the embedded JSON and the
+// table, input text escaped. A golden SVG of a fixed picture guards the drawing
+// (LLMTRIAGE_UPDATE_GOLDEN=1 rewrites it; look at the difference before committing it).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "report/html_report.h"
+
+namespace llmtriage::report {
+namespace {
+
+nlohmann::json embedded_data(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"llmtriage-data\">";
+  const size_t a = html.find(open), b = html.find("</script>", a);
+  return nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()));
+}
+
+FleetPicture::Cell ramp(double from, double to, int n = 7) {
+  FleetPicture::Cell c;
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    c.t_s.push_back(10.0 * i);
+    c.v.push_back(from + (to - from) * i / (n - 1));
+    sum += c.v.back();
+  }
+  c.value = sum / n;
+  return c;
+}
+
+FleetPicture picture() {
+  FleetPicture p;
+  p.t0_unix_s = 1733212800;
+  p.t1_s = 60;
+  p.step_s = 10;
+  p.columns = {{"waiting", "waiting", "requests", true, "num_requests_waiting"},
+               {"kv_usage", "KV usage", "fraction", true, "kv usage"},
+               {"ttft_p99", "TTFT p99", "s", false, "histogram ends"}};
+  FleetPicture::Row hot{"pod-<b>hot</b>", 7.5, "waiting", true, {"replica_outlier"}, {ramp(0, 40), ramp(0.3, 0.95), {}}};
+  hot.cells[0].outlier = true;
+  hot.cells[0].outlier_text = "outlier: waiting 20 requests vs fleet median 0 (robust z +inf)";
+  hot.cells[2].value = 2.5;
+  FleetPicture::Row calm{"pod-calm", 0, "", false, {}, {ramp(0, 0), ramp(0.3, 0.3), {}}};
+  calm.cells[2].value = 0.25;
+  p.rows = {hot, calm};
+  p.median = {ramp(0, 0), ramp(0.3, 0.4), {}};
+  p.notes = {"latency quantiles are one number per replica"};
+  return p;
+}
+
+std::string svg_of(const std::string& html, const std::string& cls) {
+  const size_t a = html.find("<svg class=\"chart " + cls + "\"");
+  if (a == std::string::npos) return "";
+  return html.substr(a, html.find("</svg>", a) + 6 - a);
+}
+
+TEST(HtmlFleet, RowsInOrderOutliersMarkedNumbersEmbedded) {
+  HtmlReport h;
+  h.fleet = picture();
+  const std::string html = render_html(h);
+  const std::string svg = svg_of(html, "fleet-grid");
+  ASSERT_FALSE(svg.empty());
+  EXPECT_EQ(html.find("<b>hot</b>"), std::string::npos) << "input text is escaped";
+  EXPECT_LT(svg.find("pod-&lt;b&gt;hot"), svg.find("pod-calm")) << "rows in the order given";
+  EXPECT_NE(svg.find("y 0 – 40 requests"), std::string::npos) << "the shared y range in its unit";
+  EXPECT_NE(svg.find("y 0% – 100%"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"fleet-cell outlier\" data-col=\"waiting\""), std::string::npos);
+  EXPECT_EQ(svg.find("class=\"fleet-cell outlier\" data-col=\"kv_usage\""), std::string::npos);
+  EXPECT_NE(svg.find("z 7.5 · replica_outlier"), std::string::npos);
+  EXPECT_NE(svg.find(">20<"), std::string::npos) << "the window's mean beside the sparkline, its unit in the head";
+  EXPECT_NE(svg.find("spark-median"), std::string::npos);
+  EXPECT_NE(svg.find(">2.5 s<"), std::string::npos) << "the window's TTFT p99 as a number";
+  EXPECT_NE(svg.find(">60 s<"), std::string::npos) << "the time axis: the window's length";
+  EXPECT_NE(html.find("<td class=\"outlier\">20 requests</td>"), std::string::npos) << "the table";
+  const auto d = embedded_data(html)["fleet"];
+  ASSERT_EQ(d["rows"].size(), 2u);
+  EXPECT_EQ(d["rows"][0]["replica"], "pod-<b>hot</b>");
+  EXPECT_DOUBLE_EQ(d["rows"][0]["cells"]["waiting"]["value"].get<double>(), 20);
+  EXPECT_TRUE(d["rows"][0]["cells"]["waiting"]["outlier"].get<bool>());
+  EXPECT_DOUBLE_EQ(d["rows"][1]["cells"]["ttft_p99"]["value"].get<double>(), 0.25);
+  EXPECT_EQ(d["median"]["kv_usage"]["v"].size(), 7u);
+  EXPECT_FALSE(d["median"].contains("ttft_p99")) << "a number column has no median line";
+}
+
+TEST(HtmlFleet, NoFleetNoGridAndNullData) {
+  HtmlReport h;
+  const std::string html = render_html(h);
+  EXPECT_TRUE(svg_of(html, "fleet-grid").empty());
+  EXPECT_TRUE(embedded_data(html)["fleet"].is_null());
+}
+
+TEST(HtmlFleet, GoldenSvg) {
+  HtmlReport h;
+  h.fleet = picture();
+  const std::string svg = svg_of(render_html(h), "fleet-grid") + "\n";
+  const std::string path = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/report/fleet_small_multiples.svg";
+  if (const char* u = std::getenv("LLMTRIAGE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << svg;
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << " missing: run with LLMTRIAGE_UPDATE_GOLDEN=1";
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(svg, want.str()) << "the drawing changed: look at it, then LLMTRIAGE_UPDATE_GOLDEN=1";
+}
+
+}  // namespace
+}  // namespace llmtriage::report
