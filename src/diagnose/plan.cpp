@@ -28,7 +28,7 @@ namespace llmtriage::diagnose {
 namespace {
 
 // Bounds: the what-if costs ~0.1-0.5 s a run; a diagnosis spends at most this many on its plan.
-constexpr int kMaxSimulations = 30;
+constexpr int kMaxSimulations = 50;
 constexpr int kMaxReplicas = 64;
 
 enum class Var { replicas, max_num_seqs, chunked_prefill, max_num_batched_tokens, kv_cache_dtype, gpu_memory_utilization, max_model_len };
@@ -60,11 +60,12 @@ struct Config {
   bool chunked_prefill = true;
   std::string kv_cache_dtype = "auto";
   double gpu_memory_utilization = 0.9;
+  double load = 1;  // the observed load x this: headroom checks only (never a step's variable)
 };
 
 std::string key(const Config& c) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{:.4f}", c.replicas, c.max_num_seqs, c.max_num_batched_tokens, c.max_model_len,
-                     c.chunked_prefill, c.kv_cache_dtype, c.gpu_memory_utilization);
+  return fmt::format("{}|{}|{}|{}|{}|{}|{:.4f}|{:.3f}", c.replicas, c.max_num_seqs, c.max_num_batched_tokens, c.max_model_len,
+                     c.chunked_prefill, c.kv_cache_dtype, c.gpu_memory_utilization, c.load);
 }
 
 std::string value_text(Var v, const Config& c) {
@@ -108,6 +109,7 @@ void apply(const Config& c, const Config& observed, sim::Scenario& s) {
   if (c.kv_cache_dtype != observed.kv_cache_dtype) s.deployment.kv_cache_dtype = c.kv_cache_dtype;
   if (c.gpu_memory_utilization != observed.gpu_memory_utilization)
     s.deployment.gpu_memory_utilization = c.gpu_memory_utilization;
+  scale_load(s, c.load);
 }
 
 PlanObjective objective_for(const DiagnoseInput& in, const Indicators& ind) {
@@ -172,6 +174,7 @@ class Search {
     return e;
   }
 
+  const PlanObjective& objective() const { return obj_; }
   int sims() const { return sims_; }
   bool budget_hit() const { return budget_hit_; }
   const Eval& observed_eval() { return cache_[key(observed_)]; }
@@ -190,6 +193,7 @@ struct Candidate {
   Config cfg;
   Eval eval;
   std::string sizing;
+  int bare_replicas = 0;  // replicas: the smallest count meeting the objective at the observed load (before headroom)
 };
 
 // The binding metric's uncertainty: a step must beat it to count as an improvement (the same
@@ -206,15 +210,54 @@ bool helps(const Eval& cand, const Eval& cur, const PlanObjective& o, uint64_t r
   return cand.score < cur.score * (1 - tolerance(cur, o));
 }
 
+// Headroom: the simulator's throughput is uncertain by kSimThroughputUncertainty, so a count that
+// meets the objective at the observed load but not at that much more sits on the knee of the
+// latency curve, where a few percent of capacity decide between a P99 of a second and of a
+// minute (a drill of preemption-storm measured 2.9 s at the 18 replicas predicted to give 0.6 s;
+// 17 were predicted at 6.3 s). The count is raised until it also meets the objective with that
+// much more load; the step's prediction stays the one at the observed load.
+void add_headroom(Search& s, Candidate& k) {
+  const int sized = k.cfg.replicas;
+  Config h = k.cfg;
+  h.load = 1 + kSimThroughputUncertainty;
+  std::optional<Eval> at_more, edge;
+  for (; h.replicas <= kMaxReplicas; ++h.replicas) {
+    at_more = s.run(h);
+    if (!at_more || at_more->met) break;
+    if (!edge) edge = at_more;
+  }
+  if (!at_more || !at_more->met || !edge) return;
+  Config n = k.cfg;
+  n.replicas = h.replicas;
+  auto nominal = s.run(n);
+  if (!nominal || !nominal->met) return;
+  k.cfg = n;
+  k.eval = *nominal;
+  k.sizing = fmt::format("the smallest count that meets the objective with {:.0f}% more load than observed (the simulator's "
+                         "throughput uncertainty): {} meets it at the observed load only (with {:.0f}% more: P99 TTFT {}, "
+                         "P99 TPOT {}), on the knee of the latency curve",
+                         kSimThroughputUncertainty * 100, sized, kSimThroughputUncertainty * 100,
+                         core::format_duration_s(edge->p.ttft_p99_s), core::format_duration_s(edge->p.tpot_p99_s));
+}
+
 // The smallest replica count above the current one that meets the objective: doubling, then
 // bisection between the last miss and the first hit. Without a hit up to kMaxReplicas, the
 // smallest count within 5% of the best score tried.
-std::optional<Candidate> size_replicas(Search& s, const Config& cur, const Eval& cur_eval) {
+// `known_met`: a count already found to meet it from this state (the search that chose the
+// previous step): the bisection starts below it, on simulations already made.
+std::optional<Candidate> size_replicas(Search& s, const Config& cur, const Eval& cur_eval, std::optional<int> known_met = {}) {
   Config c = cur;
   int lo = cur.replicas, hi = 0;
   std::map<int, Eval> tried;
   tried[lo] = cur_eval;
-  for (int n = std::min(kMaxReplicas, cur.replicas * 2); n > lo; n = std::min(kMaxReplicas, n * 2)) {
+  if (known_met && *known_met > lo) {
+    c.replicas = *known_met;
+    if (auto e = s.run(c); e && e->met) {
+      tried[*known_met] = *e;
+      hi = *known_met;
+    }
+  }
+  for (int n = std::min(kMaxReplicas, cur.replicas * 2); !hi && n > lo; n = std::min(kMaxReplicas, n * 2)) {
     c.replicas = n;
     auto e = s.run(c);
     if (!e) break;
@@ -241,6 +284,8 @@ std::optional<Candidate> size_replicas(Search& s, const Config& cur, const Eval&
     const int miss_n = tried.count(hi - 1) ? hi - 1 : lo;
     k.sizing = fmt::format("the smallest count that meets the objective ({} does not: P99 TTFT {}, P99 TPOT {})", miss_n,
                            core::format_duration_s(miss.p.ttft_p99_s), core::format_duration_s(miss.p.tpot_p99_s));
+    k.bare_replicas = hi;
+    add_headroom(s, k);
     return k;
   }
   if (tried.size() < 2) return std::nullopt;
@@ -255,6 +300,24 @@ std::optional<Candidate> size_replicas(Search& s, const Config& cur, const Eval&
       return k;
     }
   return std::nullopt;
+}
+
+// The fewest replicas below `upper` that meet the objective with `cfg`'s other settings, or
+// nullopt when `upper` - 1 does not: one simulation for a change that saves no replica, a
+// bisection for one that does.
+std::optional<int> fewest_replicas_below(Search& s, Config cfg, int upper) {
+  int lo = cfg.replicas, hi = upper - 1;
+  if (hi <= lo) return std::nullopt;
+  cfg.replicas = hi;
+  auto e = s.run(cfg);
+  if (!e || !e->met) return std::nullopt;
+  while (hi - lo > 1) {
+    cfg.replicas = lo + (hi - lo) / 2;
+    auto m = s.run(cfg);
+    if (!m) break;
+    (m->met ? hi : lo) = cfg.replicas;
+  }
+  return hi;
 }
 
 PlanState state_of(const Eval& e, const Config& c, const PlanObjective& o) {
@@ -302,8 +365,53 @@ double mean_of(const sim::LengthDist& d) {
   return d.mean;
 }
 
+// The largest max-num-seqs below the current one whose P99 TPOT meets the objective (every decode
+// step reads the KV of the whole batch: a smaller batch, a shorter step), instead of a rule's
+// "half the running batch": halving until the TPOT is met, then bisection to within an eighth.
+// nullopt when the TPOT already meets it or no batch down to 1 does.
+std::optional<Candidate> size_batch_down(Search& s, const Config& cur, const Eval& cur_eval) {
+  const double obj = s.objective().tpot_p99_s;
+  if (cur.max_num_seqs <= 1 || !cur_eval.p.starts || cur_eval.p.tpot_p99_s <= obj) return std::nullopt;
+  auto tpot_met = [&](const Eval& e) { return e.p.starts && e.p.completed > 0 && e.p.tpot_p99_s <= obj; };
+  int64_t bad = cur.max_num_seqs, good = 0;
+  Eval good_e, bad_e = cur_eval;
+  Config c = cur;
+  for (int64_t n = cur.max_num_seqs / 2; n >= 1 && !good; n /= 2) {
+    c.max_num_seqs = n;
+    auto e = s.run(c);
+    if (!e) return std::nullopt;
+    if (tpot_met(*e)) {
+      good = n;
+      good_e = *e;
+    } else {
+      bad = n;
+      bad_e = *e;
+    }
+    if (n == 1) break;
+  }
+  if (!good) return std::nullopt;
+  while (bad - good > std::max<int64_t>(1, good / 8)) {
+    c.max_num_seqs = good + (bad - good) / 2;
+    auto e = s.run(c);
+    if (!e) break;
+    if (tpot_met(*e)) {
+      good = c.max_num_seqs;
+      good_e = *e;
+    } else {
+      bad = c.max_num_seqs;
+      bad_e = *e;
+    }
+  }
+  Candidate k{Var::max_num_seqs, cur, good_e, ""};
+  k.cfg.max_num_seqs = good;
+  k.sizing = fmt::format("the largest batch cap whose P99 TPOT meets the objective, within an eighth ({}: P99 TPOT {})", bad,
+                         core::format_duration_s(bad_e.p.tpot_p99_s));
+  return k;
+}
+
 // One candidate per proposed variable (replicas aside): the best of its values, from `cur`.
-std::vector<Candidate> config_candidates(Search& s, const Proposals& props, const Config& cur, const WhatIfSetup& w) {
+std::vector<Candidate> config_candidates(Search& s, const Proposals& props, const Config& cur, const Eval& cur_eval,
+                                         const WhatIfSetup& w) {
   std::vector<Candidate> out;
   for (const auto& [var, values] : props.values) {
     std::vector<std::pair<Config, std::string>> tries;
@@ -327,8 +435,16 @@ std::vector<Candidate> config_candidates(Search& s, const Proposals& props, cons
           with([fit](Config& c) { c.max_num_seqs = fit; },
                fmt::format("the largest batch the KV pool holds: {} tokens / {:.0f} per sequence", pool, per_seq));
         }
+        bool lowers = false;
         for (const auto& v : values)
-          if (auto n = number(v); n && *n >= 1) with([n](Config& c) { c.max_num_seqs = static_cast<int64_t>(*n); }, "the rule's value");
+          if (auto n = number(v); n && *n >= 1) {
+            if (*n < static_cast<double>(cur.max_num_seqs)) lowers = true;
+            with([n](Config& c) { c.max_num_seqs = static_cast<int64_t>(*n); }, "the rule's value");
+          }
+        // A rule that lowers the cap (the batch is too large for the TPOT): the value sized by search.
+        if (lowers)
+          if (auto k = size_batch_down(s, cur, cur_eval))
+            tries.emplace_back(k->cfg, k->sizing);
         break;
       }
       case Var::max_num_batched_tokens:
@@ -415,6 +531,30 @@ void resize_replica_remedies(Report& rep, Search& s, const Config& observed, con
   }
 }
 
+// Re-sizes every finding's remedy that lowers max-num-seqs by the search from the observed
+// configuration (size_batch_down), instead of the rule's "half the running batch".
+void resize_batch_remedies(Report& rep, Search& s, const Config& observed, const WhatIfSetup& w, const Indicators& ind,
+                           const PlanObjective& obj) {
+  std::optional<std::optional<Candidate>> sized;
+  for (auto& f : rep.findings) {
+    bool changed = false;
+    for (auto& r : f.remedies) {
+      if (r.kind != Remedy::Kind::change || r.change != "max-num-seqs") continue;
+      const auto to = number(r.to);
+      if (!to || *to >= static_cast<double>(observed.max_num_seqs)) continue;
+      if (!sized) sized = size_batch_down(s, observed, s.observed_eval());
+      if (!*sized) continue;
+      const Candidate& k = **sized;
+      Remedy nr = whatif_remedy("max-num-seqs", std::to_string(observed.max_num_seqs), std::to_string(k.cfg.max_num_seqs), w,
+                                k.eval.p, Metric::tpot_p99, ind.get("tpot_p99_s"));
+      nr.predicted_effect = fmt::format("sized by the simulator against {}: {}; {}", obj.text, k.sizing, nr.predicted_effect);
+      r = std::move(nr);
+      changed = true;
+    }
+    if (changed) order_remedies(f.remedies);
+  }
+}
+
 }  // namespace
 
 RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report& rep, int max_steps) {
@@ -424,6 +564,18 @@ RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report&
   plan.finding_id = top.id;
   if (top.status == "located" && top.severity == Severity::info) {
     plan.why_not = "the top finding is a contributing factor (info), not a located cause";
+    return plan;
+  }
+  // A throughput finding whose own remedies are not simulated variables (a benchmark on another
+  // length mix, one-token outputs): the plan's objective is P99 latency, which does not measure
+  // it, and sizing the other findings' replicas against latency would answer a question nobody
+  // asked (an offline batch's P99 TTFT is its queue by construction: 64 replicas).
+  if (top.symptom == Symptom::throughput_low &&
+      std::none_of(top.remedies.begin(), top.remedies.end(),
+                   [](const Remedy& r) { return r.kind == Remedy::Kind::change && var_of(r.change); })) {
+    plan.why_not = fmt::format("the top finding ({}) is about throughput and proposes no change the simulator applies: the "
+                               "plan reaches a P99 latency objective, which does not measure it; its remedies stand as given",
+                               top.id);
     return plan;
   }
   const Proposals props = proposals(rep);
@@ -464,16 +616,36 @@ RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report&
                   "the simulated observed state already meets the objective: the simulator does not see the breach, so "
                   "no change is sized by it";
   }
+  std::optional<int> replicas_hint;  // a count found to meet the objective from the state a step leads to
   for (int step = 0; step < max_steps && !cur_eval.met; ++step) {
-    std::vector<Candidate> cands = config_candidates(s, props, cur, w);
+    std::optional<int> next_hint;
+    std::vector<Candidate> cands = config_candidates(s, props, cur, cur_eval, w);
     std::optional<Candidate> pick;
     // A configuration change that meets the objective costs no GPUs: it wins.
     for (auto& k : cands)
       if (k.eval.met && helps(k.eval, cur_eval, o, w.baseline.rejected) && (!pick || k.eval.score < pick->eval.score)) pick = k;
     std::optional<Candidate> reps;
     if (!pick && props.values.count(Var::replicas)) {
-      reps = size_replicas(s, cur, cur_eval);
-      if (reps && reps->eval.met && helps(reps->eval, cur_eval, o, w.baseline.rejected)) pick = reps;
+      reps = size_replicas(s, cur, cur_eval, replicas_hint);
+      if (reps && reps->eval.met && helps(reps->eval, cur_eval, o, w.baseline.rejected)) {
+        pick = reps;
+        // A configuration change first when, with it, fewer replicas meet the objective: the same
+        // objective for fewer GPUs (the replicas are sized at the next step, from that state).
+        // On a tie the replicas alone win: one step fewer.
+        std::optional<int> fewest;
+        for (auto& k : cands) {
+          if (!helps(k.eval, cur_eval, o, w.baseline.rejected)) continue;
+          // Both counts at the observed load (the replicas step adds its headroom after).
+          const int upper = fewest ? *fewest : reps->bare_replicas;
+          if (auto n = fewest_replicas_below(s, k.cfg, upper)) {
+            fewest = n;
+            next_hint = n;
+            pick = k;
+            pick->sizing += fmt::format("{}with it {} replicas meet the objective instead of {} (at the observed load)",
+                                        k.sizing.empty() ? "" : "; ", *n, reps->bare_replicas);
+          }
+        }
+      }
     }
     // Otherwise the configuration change that improves most; more replicas only when none helps.
     if (!pick)
@@ -499,6 +671,7 @@ RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report&
     plan.steps.push_back(std::move(st));
     cur = pick->cfg;
     cur_eval = pick->eval;
+    replicas_hint = pick->var == Var::replicas ? std::nullopt : next_hint;
     if (cur_eval.met) {
       plan.met = true;
       plan.met_at_step = plan.steps.size();
@@ -506,6 +679,7 @@ RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report&
   }
   if (!plan.met) plan.shortfall = shortfall_text(cur_eval, o);
   resize_replica_remedies(rep, s, observed, w, ind, o);
+  resize_batch_remedies(rep, s, observed, w, ind, o);
   plan.simulations = s.sims() + 1;  // + the baseline
   return plan;
 }

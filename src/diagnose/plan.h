@@ -59,7 +59,7 @@ struct Report;
 // The plan for rep.findings[0] (located at warning or above, or suspected), searched over the
 // changes the findings propose; also re-sizes every finding's `replicas`
 // remedy by the same search (the smallest count that meets the objective). Runs the simulator:
-// at most ~30 what-ifs. Without a what-if (--no-what-if, no model/GPU, no workload) `why_not`
+// at most 50 what-ifs. Without a what-if (--no-what-if, no model/GPU, no workload) `why_not`
 // says why.
 RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report& rep, int max_steps = 4);
 

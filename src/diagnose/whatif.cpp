@@ -231,6 +231,25 @@ core::Result<WhatIfSetup> whatif_replay_setup(const DiagnoseInput& in, const Ind
   return t;
 }
 
+void scale_load(sim::Scenario& s, double factor) {
+  if (factor <= 0 || factor == 1) return;
+  sim::WorkloadSpec& wl = s.config.workload;
+  switch (wl.arrival) {
+    case sim::ArrivalKind::trace: {
+      const double t0 = wl.trace.empty() ? 0 : wl.trace.front().arrival_s;
+      for (auto& r : wl.trace) r.arrival_s = t0 + (r.arrival_s - t0) / factor;
+      break;
+    }
+    case sim::ArrivalKind::poisson:
+    case sim::ArrivalKind::gamma:
+    case sim::ArrivalKind::constant: wl.rate_rps *= factor; break;
+    case sim::ArrivalKind::closed_loop:
+      wl.concurrency = static_cast<int64_t>(std::ceil(static_cast<double>(wl.concurrency) * factor));
+      break;
+    case sim::ArrivalKind::all_at_once: break;
+  }
+}
+
 core::Result<Prediction> predict_changed(const WhatIfSetup& base, const std::function<void(sim::Scenario&)>& change) {
   sim::Scenario s = base.scenario;
   change(s);

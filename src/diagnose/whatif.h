@@ -68,6 +68,12 @@ core::Result<Prediction> predict(sim::Scenario s);
 // fraction, max-model-len) on an observed KV pool scales that pool by the ledger's ratio.
 core::Result<Prediction> predict_changed(const WhatIfSetup& base, const std::function<void(sim::Scenario&)>& change);
 
+// The same workload with `factor` times the load: arrivals `factor` times as dense (a trace's
+// times divided by it, a rate multiplied), a closed loop's concurrency multiplied (rounded up).
+// An all-at-once batch is left as it is: its load is its size. The remedy plan sizes replicas
+// with headroom by it (plan.cpp, kSimThroughputUncertainty).
+void scale_load(sim::Scenario& s, double factor);
+
 enum class Metric { ttft_p99, tpot_p99, throughput };
 
 // A remedy from a what-if: "P99 TTFT 12.4 s -> 1.9 s (sim what-if, +-30%; sim baseline 11.0 s vs observed 12.4 s)".
