@@ -255,5 +255,41 @@ TEST(HtmlInChromium, StandaloneSvgOpensOnItsOwn) {
   EXPECT_NE(r.dom.find("clip-ttft_parts"), std::string::npos) << r.dom.substr(0, 500);
 }
 
+// Zoom: a drag across a lane (synthetic mouse events, dispatched after report.js ran) stretches
+// every lane's plot to that range and says so; a double-click shows the whole run again. The
+// zoomed screenshot is kept (zoom.png).
+TEST(HtmlInChromium, TimelineZoomsOnDragAndResetsOnDoubleClick) {
+  const std::string exe = chromium();
+  if (exe.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium): the page is not rendered";
+  const std::string drag = R"js(<script>
+(function () {
+  var svg = document.querySelector("#lane-requests svg"), r = svg.getBoundingClientRect();
+  function at(type, f, target) {
+    (target || svg).dispatchEvent(new MouseEvent(type, {bubbles: true, button: 0, clientX: r.left + r.width * f, clientY: r.top + r.height / 2}));
+  }
+  at("mousedown", 0.3); at("mousemove", 0.45, window); at("mouseup", 0.6, window);
+  document.body.setAttribute("data-zoomed", document.querySelector("#lane-kv .plot").getAttribute("transform") || "none");
+  if (location.hash === "#reset") {
+    svg.dispatchEvent(new MouseEvent("dblclick", {bubbles: true}));
+    document.body.setAttribute("data-reset", document.querySelector("#lane-kv .plot").getAttribute("transform") || "none");
+  }
+})();
+</script></body>)js";
+  std::string html = render_html(sample());
+  html.replace(html.rfind("</body>"), 7, drag);
+  const Rendered r = render(exe, html, "zoom", "1400,1400");
+  ASSERT_TRUE(fs::exists(r.shot)) << r.console;
+  EXPECT_EQ(r.console.find(":CONSOLE"), std::string::npos) << "the page wrote to the console:\n" << r.console;
+  EXPECT_NE(r.dom.find("data-zoomed=\"translate("), std::string::npos) << "every lane zoomed, not only the one dragged";
+  EXPECT_NE(r.dom.find("class=\"caption zoom-note\">Zoomed to "), std::string::npos);
+  EXPECT_NE(r.dom.find("class=\"zoom-ticks\"><line"), std::string::npos) << "the range's own ticks";
+  // The same drag, then a double-click: the whole run again.
+  std::string reset = html;
+  reset.replace(reset.find("location.hash === \"#reset\""), 26, "true");
+  const Rendered r2 = render(exe, reset, "zoom-reset", "1400,800");
+  EXPECT_NE(r2.dom.find("data-reset=\"none\""), std::string::npos);
+  EXPECT_NE(r2.dom.find("class=\"caption zoom-note\"></p>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace llmtriage::report

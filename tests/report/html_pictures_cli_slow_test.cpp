@@ -84,6 +84,33 @@ class PicturesCli : public testing::Test {
   fs::path dir_;
 };
 
+// diagnose --html draws the ledger the diagnosis consults (its evidence: the startup log, the
+// model and GPU named), the same numbers `ledger` computes for that deployment with the log's
+// numbers as ticks; --svg writes the waterfall as a standalone, well-formed SVG file.
+TEST_F(PicturesCli, DiagnoseHtmlDrawsItsLedgerAndSvgWritesEachChart) {
+  const Outcome l = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --json");
+  ASSERT_EQ(l.code, 0) << l.err;
+  const auto lj = nlohmann::json::parse(l.out);
+  const Outcome r = run("diagnose --log '" + kVllmLog + "' --model meta-llama/Llama-3.1-8B-Instruct --gpu H100-SXM "
+                        "--html d.html --svg svgs --json");
+  ASSERT_NE(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("SVG chart(s) written to svgs: ledger-waterfall.svg"), std::string::npos) << r.err;
+  const auto d = embedded(slurp(dir_ / "d.html"));
+  ASSERT_TRUE(d["ledger"].is_object()) << d["notes"].dump();
+  std::map<std::string, nlohmann::json> blocks;
+  for (const auto& b : d["ledger"]["blocks"]) blocks[b["key"].get<std::string>()] = b;
+  for (const char* k : {"weights_gib", "kv_cache_gib"}) {
+    ASSERT_TRUE(blocks.count(k)) << k;
+    EXPECT_NEAR(blocks[k]["gib"].get<double>(), lj[k].get<double>(), 0.006) << k;
+    EXPECT_TRUE(blocks[k]["measured_gib"].is_number()) << k << ": the log's number as a tick";
+  }
+  const std::string svg = slurp(dir_ / "svgs" / "ledger-waterfall.svg");
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
+    EXPECT_EQ(std::system(("xmllint --noout '" + (dir_ / "svgs" / "ledger-waterfall.svg").string() + "'").c_str()), 0);
+  }
+}
+
 TEST_F(PicturesCli, LedgerWaterfallCarriesTheLedgerAndTheLogsNumbers) {
   const Outcome r = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --html ledger.html --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
