@@ -83,6 +83,9 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
 
   d.max_model_len = spec.max_model_len.value_or(a.max_position_embeddings > 0 ? a.max_position_embeddings : 8192);
   d.weights_gib_per_gpu = wb.per_gpu_bytes / 1073741824.0;
+  d.gpu_memory_gib = g.memory_gib;
+  d.param_count = static_cast<double>(a.total_params());
+  d.quant_bytes_per_param = fp4_weights ? 0.5 : fp8_weights ? 1.0 : 2.0;
   d.usable_gib = spec.gpu_memory_utilization * g.memory_gib;
   const double kv_per_token_gpu = m.kv_lora_rank > 0 ? m.kv_bytes_per_token()
                                                      : m.kv_bytes_per_token() * std::max(1.0, static_cast<double>(m.n_kv_heads) / tp) / m.n_kv_heads;

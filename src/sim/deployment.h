@@ -44,6 +44,11 @@ struct Deployed {
   double usable_gib = 0;         // gpu_memory_utilization x capacity
   std::string kv_pool_source;    // "ledger (...)", "--kv-cache-tokens", "estimate (...)"
   std::string startup_error;     // the ledger's verdict when the engine does not start
+  // For trtllm-bench's settings heuristic (trtllm_bench.h): the GPU's memory, the checkpoint's
+  // parameter count and tuning.py's bytes per parameter of its quantization (FP8 1, NVFP4 0.5, else 2).
+  double gpu_memory_gib = 0;
+  double param_count = 0;
+  double quant_bytes_per_param = 2;
 };
 
 // Errors: unknown model or GPU (the catalog's messages), a GPU without bandwidth/FLOPs figures.

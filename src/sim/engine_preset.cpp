@@ -58,9 +58,12 @@ core::Result<EnginePreset> engine_preset(const std::string& name) {
     return p;
   }
   if (name == "trtllm" || name == "tensorrt-llm") {
-    // TensorRT-LLM (trtllm-bench / in-flight batching): C++ runtime with the next step prepared
-    // while the GPU runs, GUARANTEED_NO_EVICT capacity scheduling, tokens_per_block 32,
-    // max_num_tokens 8192, large max batch.
+    // TensorRT-LLM (trtllm-serve / LLM API defaults, in-flight batching): C++ runtime with the
+    // next step prepared while the GPU runs, GUARANTEED_NO_EVICT capacity scheduling,
+    // tokens_per_block 32, max_num_tokens 8192, max_batch_size 2048, chunked context off
+    // (LlmArgs.enable_chunked_prefill defaults to False, tensorrt_llm/llmapi/llm_args.py; a
+    // context request runs whole in one step or waits). Offline runs take trtllm-bench's own
+    // batch/token heuristic instead (trtllm_bench.h, applied in scenario.cpp resolve()).
     p.kind = core::EngineKind::trtllm;
     p.name = "trtllm";
     p.capacity = CapacityPolicy::guaranteed_no_evict;
@@ -69,6 +72,7 @@ core::Result<EnginePreset> engine_preset(const std::string& name) {
     p.cpu_step_ms = 0.5;
     p.cpu_per_seq_us = 2.0;
     p.max_num_seqs = 2048;
+    p.chunked_prefill = false;
     p.prefix_caching = false;
     return p;
   }

@@ -1,12 +1,14 @@
 #include "sim/scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "sim/trtllm_bench.h"
 
 namespace llmtriage::sim {
 
@@ -80,6 +82,16 @@ core::Result<Scenario> parse_scenario(const std::string& text, const std::string
     opt(st, "enable_chunked_prefill", s.chunked_prefill);
     opt(st, "enable_prefix_caching", s.prefix_caching);
     opt(st, "num_scheduler_steps", s.num_scheduler_steps);
+    if (st.contains("capacity_scheduler_policy")) {
+      std::string p = st["capacity_scheduler_policy"].get<std::string>();
+      std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return std::tolower(ch); });
+      const std::string key = where + ": settings.capacity_scheduler_policy";
+      if (s.engine != "trtllm" && s.engine != "tensorrt-llm")
+        return bad(key, "only with engine trtllm (TensorRT-LLM's CapacitySchedulerPolicy)", "engine '" + s.engine + "'");
+      if (p == to_string(CapacityPolicy::guaranteed_no_evict)) s.capacity = CapacityPolicy::guaranteed_no_evict;
+      else if (p == to_string(CapacityPolicy::max_utilization)) s.capacity = CapacityPolicy::max_utilization;
+      else return bad(key, "guaranteed_no_evict or max_utilization", "'" + p + "'");
+    }
     SimConfig& c = s.config;
     get(j, "replicas", c.replicas);
     if (j.contains("router")) {
@@ -158,7 +170,20 @@ core::Status resolve(Scenario& s) {
   c.max_model_len = dep->max_model_len;
   c.block_size = c.preset.block_size;
   s.kv_pool_source = dep->kv_pool_source;
-  resolve_scheduler(c, s.max_num_seqs, s.max_num_batched_tokens, s.chunked_prefill, s.prefix_caching);
+  std::optional<int64_t> max_seqs = s.max_num_seqs, max_tokens = s.max_num_batched_tokens;
+  if (c.preset.kind == core::EngineKind::trtllm && c.workload.arrival == ArrivalKind::all_at_once &&
+      !(max_seqs && max_tokens)) {
+    // An offline TensorRT-LLM run is trtllm-bench throughput: its batch and token limits come
+    // from its heuristic unless given (trtllm_bench.h).
+    auto in = trtllm_bench_input(*dep, c.workload, s.deployment.gpu_memory_utilization,
+                                 s.chunked_prefill.value_or(c.preset.chunked_prefill));
+    if (!in.ok()) return in.error();
+    const TrtllmBenchSettings t = trtllm_bench_settings(*in);
+    if (!max_seqs) max_seqs = t.max_batch_size;
+    if (!max_tokens) max_tokens = t.max_num_tokens;
+  }
+  resolve_scheduler(c, max_seqs, max_tokens, s.chunked_prefill, s.prefix_caching);
+  if (s.capacity) c.scheduler.capacity = *s.capacity;
   c.scheduler.multi_step = s.num_scheduler_steps.value_or(1);
   c.num_blocks = dep->kv_cache_tokens / c.block_size;
   s.startup_error = dep->startup_error;

@@ -30,6 +30,10 @@ struct Scenario {
   std::optional<int64_t> max_num_seqs, max_num_batched_tokens;
   std::optional<bool> chunked_prefill, prefix_caching;
   std::optional<int> num_scheduler_steps;  // vLLM V0 multi-step
+  // TensorRT-LLM's CapacitySchedulerPolicy (settings.capacity_scheduler_policy: "guaranteed_no_evict",
+  // the default, or "max_utilization", which pauses the latest requests when blocks run out);
+  // other engines have one policy and refuse the key.
+  std::optional<CapacityPolicy> capacity;
   SimConfig config;              // everything resolved (pool, scheduler, workload, faults)
   std::string startup_error;     // when the deployment cannot start (startup OOM): the engine's error
   std::string expect_startup_error;  // scenario expects the startup to fail with this substring

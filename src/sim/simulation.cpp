@@ -21,7 +21,11 @@ void resolve_scheduler(SimConfig& cfg, std::optional<int64_t> max_num_seqs, std:
   s.prefill_first = p.prefill_first;
   int64_t budget = max_num_batched_tokens.value_or(p.max_num_batched_tokens);
   // Without chunking a whole prompt must fit one step: V0 uses max(max_model_len, 2048).
-  if (budget <= 0 || (!s.chunked_prefill && !max_num_batched_tokens)) budget = std::max<int64_t>(cfg.max_model_len, 2048);
+  // TensorRT-LLM keeps max_num_tokens (8192) and a deployment with longer prompts and no chunking
+  // must raise it to hold them: max(max_num_tokens, max_model_len).
+  if (budget <= 0 || (!s.chunked_prefill && !max_num_batched_tokens))
+    budget = p.kind == core::EngineKind::trtllm ? std::max<int64_t>(cfg.max_model_len, p.max_num_batched_tokens)
+                                                : std::max<int64_t>(cfg.max_model_len, 2048);
   s.max_num_batched_tokens = budget;
   cfg.prefix_caching = prefix_caching.value_or(p.prefix_caching);
   cfg.block_size = cfg.block_size > 0 ? cfg.block_size : p.block_size;
@@ -39,7 +43,11 @@ core::Status validate(const SimConfig& c) {
   if (c.scheduler.max_num_seqs < 1) return bad("--max-num-seqs", "at least 1", std::to_string(c.scheduler.max_num_seqs));
   if (c.scheduler.max_num_batched_tokens < 1)
     return bad("--max-num-batched-tokens", "at least 1", std::to_string(c.scheduler.max_num_batched_tokens));
-  if (!c.scheduler.chunked_prefill && c.scheduler.max_num_batched_tokens < c.max_model_len)
+  // TensorRT-LLM checks prompts, not max_model_len, against max_num_tokens (trtllm-bench sizes it
+  // as the longest prompt + max_batch_size): a prompt that never fits stalls the queue, reported
+  // as a stall.
+  if (!c.scheduler.chunked_prefill && c.preset.kind != core::EngineKind::trtllm &&
+      c.scheduler.max_num_batched_tokens < c.max_model_len)
     return bad("--max-num-batched-tokens", "at least max_model_len (" + std::to_string(c.max_model_len) +
                    ") when chunked prefill is off (vLLM refuses this at startup)",
                std::to_string(c.scheduler.max_num_batched_tokens));
