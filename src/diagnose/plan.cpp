@@ -557,6 +557,8 @@ void resize_batch_remedies(Report& rep, Search& s, const Config& observed, const
 
 }  // namespace
 
+bool plan_searches(const std::string& change) { return var_of(change).has_value(); }
+
 RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report& rep, int max_steps) {
   RemedyPlan plan;
   if (rep.findings.empty()) return plan;  // nothing located, nothing to plan (no why: a healthy report)

@@ -63,4 +63,8 @@ struct Report;
 // says why.
 RemedyPlan plan_remedies(const DiagnoseInput& in, const Indicators& ind, Report& rep, int max_steps = 4);
 
+// Whether the plan searches this remedy's variable (replicas, max-num-seqs, ...; plan.cpp). The
+// others (a gateway timeout, a retry policy, a router) are the findings' own, not sized by it.
+bool plan_searches(const std::string& change);
+
 }  // namespace llmtriage::diagnose

@@ -68,11 +68,21 @@ struct DrillObjective {
   // How far from the objective: the larger of P99 / objective over its parts (<= 1 met); without
   // an objective, the P99 TTFT itself.
   double distance(double ttft_p99, double tpot_p99) const;
+  // The same for a run, failures counted: a request that failed (timed out, errored, was refused)
+  // got no first token, so it misses any TTFT objective. Above kFailedShareMax of the requests
+  // sent, the P99 over every request is a failure: infinite distance (the completed requests'
+  // P99s alone would reward a gateway timeout that hides the tail). At or below it, the completed
+  // requests' P99s (an approximation: the P99 over all requests is a little higher).
+  double distance(const struct Measured& m) const;
+  static constexpr double kFailedShareMax = 0.01;
 };
 
-// The measured P99s of one run (virtual seconds) and its output throughput.
+// The measured P99s of one run's completed requests (virtual seconds), its output throughput,
+// and how many of the requests (attempts, retries included) it sent failed.
 struct Measured {
   double ttft_p99_s = 0, tpot_p99_s = 0, output_tok_s = 0;
+  size_t sent = 0, failed = 0;
+  double failed_share() const { return sent ? static_cast<double>(failed) / static_cast<double>(sent) : 0; }
 };
 
 // One step of the path: the plan's change, its prediction, and what the run measured.

@@ -41,7 +41,8 @@ int64_t kv_cache_tokens(const sim::Scenario& s) { return s.config.num_blocks * s
 std::string seconds(double s) { return s >= 1 ? fmt::format("{:.3g} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
 
 nlohmann::json measured_json(const Measured& m) {
-  return {{"ttft_p99_s", m.ttft_p99_s}, {"tpot_p99_s", m.tpot_p99_s}, {"output_tokens_per_s", m.output_tok_s}};
+  return {{"ttft_p99_s", m.ttft_p99_s}, {"tpot_p99_s", m.tpot_p99_s}, {"output_tokens_per_s", m.output_tok_s},
+          {"requests_sent", m.sent}, {"requests_failed", m.failed}};
 }
 
 // The run a step is A/B'd against: run A, the last step kept before it, or that state run again.
@@ -166,13 +167,15 @@ std::string finished_text(const SimDrillResult& r) {
   for (const auto& n : r.rescaled) o += "\nThe host did not keep up: " + n;
   if (!r.rescaled.empty()) o += "\n";
   o += "\nPath: change -> predicted -> measured (P99 TTFT / P99 TPOT, virtual seconds)\n";
-  o += fmt::format("  A  as found{:>30}measured {} / {}\n", "", seconds(r.measured_a.ttft_p99_s), seconds(r.measured_a.tpot_p99_s));
+  o += fmt::format("  A  as found{:>30}measured {} / {}{}\n", "", seconds(r.measured_a.ttft_p99_s), seconds(r.measured_a.tpot_p99_s),
+                   r.measured_a.failed ? fmt::format(", {:.1f}% failed", r.measured_a.failed_share() * 100) : "");
   for (size_t i = 0; i < r.steps_done && i < r.steps.size(); ++i) {
     const auto& st = r.steps[i];
     const std::string change = fmt::format("{} {} -> {}", st.change.change, st.change.from.empty() ? "?" : st.change.from, st.change.to);
     const std::string pred = st.predicted ? fmt::format("predicted {} / {}", seconds(st.predicted->ttft_p99_s), seconds(st.predicted->tpot_p99_s))
                                           : std::string("predicted -");
-    const std::string meas = st.run ? fmt::format("measured {} / {}", seconds(st.after.ttft_p99_s), seconds(st.after.tpot_p99_s))
+    const std::string meas = st.run ? fmt::format("measured {} / {}{}", seconds(st.after.ttft_p99_s), seconds(st.after.tpot_p99_s),
+                                                  st.after.failed ? fmt::format(", {:.1f}% failed", st.after.failed_share() * 100) : "")
                                     : std::string("not run");
     o += fmt::format("  {}. {:<34} {:<28} {:<28} {}\n", st.index, change, pred, meas,
                      !st.run ? "not applicable" : st.met ? "kept, objective met" : st.kept ? "kept" : "undone");

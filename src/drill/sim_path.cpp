@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "core/quantile.h"
+#include "diagnose/plan.h"
 
 namespace llmtriage::drill {
 
@@ -21,7 +24,17 @@ constexpr double kHelpedBy = 0.05;
 std::string seconds(double s) { return s >= 1 ? fmt::format("{:.3g} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
 
 std::string measured_text(const Measured& m) {
-  return fmt::format("P99 TTFT {}, P99 TPOT {}, {:.0f} tok/s", seconds(m.ttft_p99_s), seconds(m.tpot_p99_s), m.output_tok_s);
+  return fmt::format("P99 TTFT {}, P99 TPOT {}, {:.0f} tok/s{}", seconds(m.ttft_p99_s), seconds(m.tpot_p99_s), m.output_tok_s,
+                     m.failed ? fmt::format(", {} of {} requests failed ({:.1f}%)", m.failed, m.sent, m.failed_share() * 100) : "");
+}
+
+// "misses the objective by 1.5x", or, with failures above the share the P99 allows, how many failed.
+std::string miss_text(const DrillObjective& o, const Measured& m) {
+  const double d = o.distance(m);
+  if (std::isinf(d))
+    return fmt::format("misses the objective: {:.1f}% of the requests failed (more than {:.0f}%: the P99 over every request is a failure)",
+                       m.failed_share() * 100, DrillObjective::kFailedShareMax * 100);
+  return fmt::format("misses the objective by {:.2g}x", d);
 }
 
 // The finding and remedy of the report that propose `change` (the plan's steps come from them).
@@ -59,7 +72,7 @@ std::string shortfall_why(const SimDrillResult& r) {
     why += " measured " + measured_text(last->after);
   }
   const Measured& end = last->kept ? last->after : last->before;
-  why += fmt::format("; the last state kept misses the objective by {:.2g}x", r.objective.distance(end.ttft_p99_s, end.tpot_p99_s));
+  why += "; the last state kept " + miss_text(r.objective, end);
   if (!last->kept) why += " (the step was undone)";
   return why;
 }
@@ -107,8 +120,15 @@ DrillObjective drill_objective(const diagnose::Report& report, const SimDrillOpt
   return obj;
 }
 
-Measured measure(const bench::RunSample& s) {
+double DrillObjective::distance(const Measured& m) const {
+  if (m.failed_share() > kFailedShareMax) return std::numeric_limits<double>::infinity();
+  return distance(m.ttft_p99_s, m.tpot_p99_s);
+}
+
+Measured measure(const bench::RunSample& s, const RunData& d) {
   Measured m;
+  m.sent = d.records.size();
+  for (const auto& rec : d.records) m.failed += rec.status != core::RequestStatus::ok;
   m.ttft_p99_s = core::quantile(s.ttft_s, 0.99).value_or(0);
   m.tpot_p99_s = core::quantile(s.tpot_s, 0.99).value_or(0);
   double out = 0;
@@ -122,6 +142,38 @@ std::vector<DrillStep> path_steps(const diagnose::Report& report, const sim::Sce
   std::vector<DrillStep> steps;
   if (report.plan.computed && !report.plan.steps.empty()) {
     source = "plan";
+    // The located cause's own fixes first, where the plan does not search them (a gateway
+    // timeout, a retry policy, a router): the plan sizes capacity around the cause, it does not
+    // remove it. Each is one step, applied cumulatively, in the finding's order.
+    if (!report.findings.empty() && report.findings.front().id == report.plan.finding_id) {
+      const auto& top = report.findings.front();
+      sim::Scenario trial = a;
+      for (const auto& rem : top.remedies) {
+        if (rem.kind != diagnose::Remedy::Kind::change || diagnose::plan_searches(rem.change)) continue;
+        // The retries are part of the request set (drawn once from run A's offline simulation,
+        // so that every step sends the same requests): a retry policy cannot change between steps.
+        if (rem.change.find("retr") != std::string::npos) {
+          skipped.push_back(fmt::format("{} ({}): the drill's request set holds run A's retries (every step sends the same "
+                                        "requests), so a retry policy is not a change it can measure",
+                                        rem.change, top.id));
+          continue;
+        }
+        sim::Scenario next = trial;
+        auto did = apply_remedy(rem, next);
+        if (!did.ok()) {
+          skipped.push_back(fmt::format("{} ({}): {}", rem.change, top.id,
+                                        did.error().detail.empty() ? did.error().expected : did.error().detail));
+          continue;
+        }
+        trial = std::move(next);
+        DrillStep s;
+        s.index = steps.size() + 1;
+        s.finding_id = top.id;
+        s.change = rem;
+        s.sizing = "the finding's own remedy (not searched by the plan)";
+        steps.push_back(std::move(s));
+      }
+    }
     for (const auto& ps : report.plan.steps) {
       DrillStep s;
       s.index = steps.size() + 1;
@@ -152,8 +204,8 @@ core::Status follow_path(SimDrillResult& r, const SimDrillOptions& o, const sim:
   const sim::Scenario& sa = r.dcase.scenario;
   r.objective = drill_objective(r.report, o);
   r.sample_a = run_sample(*r.a, "A: " + sa.name, scenario_config(sa));
-  r.measured_a = measure(*r.sample_a);
-  r.objective_met = r.objective.known() && r.objective.distance(r.measured_a.ttft_p99_s, r.measured_a.tpot_p99_s) <= 1;
+  r.measured_a = measure(*r.sample_a, r.a->data);
+  r.objective_met = r.objective.known() && r.objective.distance(r.measured_a) <= 1;
   if (r.objective_met) {
     r.ended = "run A already meets the objective: nothing to change";
     r.steps.clear();
@@ -200,7 +252,7 @@ core::Status follow_path(SimDrillResult& r, const SimDrillOptions& o, const sim:
       auto again = run_over_http(current, *r.load, r.time_scale, run_deadline_s(r));
       if (!again.ok()) return again.error();
       current_sample = run_sample(*again, current_label + fmt::format(" (again, time scale {:.3g})", r.time_scale), scenario_config(current));
-      current_m = measure(current_sample);
+      current_m = measure(current_sample, again->data);
       st.before = current_m;
       st.against = current_label + " (again)";
     }
@@ -212,11 +264,14 @@ core::Status follow_path(SimDrillResult& r, const SimDrillOptions& o, const sim:
     st.before_sample = current_sample;
     st.ab = bench::compare_runs(current_sample, *st.sample, abo);
     if (auto off = sim::run_simulation(trial.config); off.ok()) st.offline = OfflineCheck{current_offline, off->summary};
-    st.after = measure(*st.sample);
-    const double d0 = r.objective.distance(current_m.ttft_p99_s, current_m.tpot_p99_s);
-    const double d1 = r.objective.distance(st.after.ttft_p99_s, st.after.tpot_p99_s);
+    st.after = measure(*st.sample, st.run->data);
+    const double d0 = r.objective.distance(current_m);
+    const double d1 = r.objective.distance(st.after);
     st.met = r.objective.known() && d1 <= 1;
-    st.kept = st.met || d1 < d0 * (1 - kHelpedBy);
+    // Closer to the objective by more than the noise; with failures above the share the P99
+    // allows on both sides, closer means fewer failures (by the same margin).
+    st.kept = st.met || d1 < d0 * (1 - kHelpedBy) ||
+              (std::isinf(d0) && std::isinf(d1) && st.after.failed_share() < current_m.failed_share() * (1 - kHelpedBy));
     st.verdict = st.kept ? fmt::format("kept: {} -> {}{}", measured_text(current_m), measured_text(st.after),
                                        st.met ? "; the objective is met" : "")
                          : fmt::format("undone: {} -> {} does not move the service toward the objective (by more than {:.0f}%)",

@@ -20,8 +20,9 @@ core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, 
 // The objective: the options' (--objective) where given, else the plan's.
 DrillObjective drill_objective(const diagnose::Report& report, const SimDrillOptions& o);
 
-// P99 TTFT / TPOT (virtual seconds) and output tokens per second of one run's sample.
-Measured measure(const bench::RunSample& s);
+// P99 TTFT / TPOT (virtual seconds) and output tokens per second of one run's sample; the
+// requests sent and failed from the run's records.
+Measured measure(const bench::RunSample& s, const RunData& d);
 
 // When the plan is spent without meeting the objective: which step fell short and why (its
 // prediction against its measurement, and how far the last state kept is from the objective),

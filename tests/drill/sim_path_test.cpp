@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace llmtriage::drill {
 namespace {
 
@@ -64,10 +66,64 @@ TEST(SimPath, MeasureReadsP99sAndThroughputOfTheSample) {
     s.output_tokens.push_back(100);
   }
   s.duration_s = 10;
-  const Measured m = measure(s);
+  RunData d;
+  d.records.resize(104);
+  for (size_t i = 100; i < 104; ++i) d.records[i].status = core::RequestStatus::error;
+  const Measured m = measure(s, d);
   EXPECT_NEAR(m.ttft_p99_s, 0.99, 0.011);
   EXPECT_DOUBLE_EQ(m.tpot_p99_s, 0.02);
   EXPECT_DOUBLE_EQ(m.output_tok_s, 1000);
+  EXPECT_EQ(m.sent, 104u);
+  EXPECT_EQ(m.failed, 4u);
+}
+
+TEST(SimPath, FailuresAboveOnePercentMissTheObjective) {
+  // A gateway timeout hides the tail: the completed requests' P99 looks fine while 4% never got a
+  // first token. Above 1% failed, the P99 over every request is a failure.
+  DrillObjective o{2.0, 0.1, "x"};
+  Measured m;
+  m.ttft_p99_s = 1.0;
+  m.tpot_p99_s = 0.05;
+  m.sent = 100;
+  m.failed = 4;
+  EXPECT_TRUE(std::isinf(o.distance(m)));
+  m.failed = 1;
+  EXPECT_DOUBLE_EQ(o.distance(m), 0.5);  // at the share the P99 allows: the completed requests' P99s
+  m.failed = 0;
+  m.sent = 0;
+  EXPECT_DOUBLE_EQ(o.distance(m), 0.5);
+}
+
+TEST(SimPath, TheTopFindingsOwnFixesComeBeforeThePlansSteps) {
+  // timeouts-retry-storm: the gateway gives up after 5 s and clients retry at once. The plan sizes
+  // capacity; the located cause's own fixes (the timeout, the retry policy) are taken first.
+  auto c = load_case("timeouts-retry-storm");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  auto rep = report_with_plan();
+  rep.findings[0].id = "gateway_timeout_below_ttft_p99";
+  rep.findings[0].remedies = {{"gateway timeout", "5 s", "60 s", "", "qualitative"},
+                              {"client retry policy", "immediate retry", "exponential backoff with jitter", "", "qualitative"},
+                              {"replicas", "1", "2", "", "qualitative"},
+                              {"client max_tokens", "none", "512", "", "qualitative"}};
+  rep.plan.finding_id = rep.findings[0].id;
+  std::string source;
+  std::vector<std::string> skipped;
+  const auto steps = path_steps(rep, c->scenario, source, skipped);
+  EXPECT_EQ(source, "plan");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].change.change, "gateway timeout");
+  EXPECT_FALSE(steps[0].predicted);
+  EXPECT_EQ(steps[1].change.change, "replicas");
+  EXPECT_EQ(steps[1].change.to, "4");  // the plan's, not the finding's
+  EXPECT_EQ(steps[1].index, 2u);
+  // The retries are in the request set every step sends; the client setting is not the simulator's.
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_NE(skipped[0].find("client retry policy"), std::string::npos) << skipped[0];
+  EXPECT_NE(skipped[1].find("client max_tokens"), std::string::npos) << skipped[1];
+  // Without the plan naming this finding, only the plan's steps.
+  rep.plan.finding_id = "something_else";
+  skipped.clear();
+  EXPECT_EQ(path_steps(rep, c->scenario, source, skipped).size(), 1u);
 }
 
 TEST(SimPath, ThePlansStepsAreThePathWithTheirPredictions) {
