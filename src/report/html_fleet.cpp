@@ -59,7 +59,10 @@ std::string short_name(const std::string& s) {
   return s.size() <= kMax ? s : s.substr(0, 11) + "…" + s.substr(s.size() - 14);
 }
 
-void sparkline(Svg& svg, const FleetPicture::Cell& cell, const Scale& sx, const Scale& sy, std::string_view cls) {
+// A sparkline is a few dozen pixels wide: per pixel column its lowest and highest point, in the
+// order they came (the envelope on screen), whatever the number of steps.
+void sparkline(Svg& svg, const FleetPicture::Cell& cell, const Scale& sx, const Scale& sy, std::string_view cls,
+               std::string_view attrs = {}) {
   std::vector<Point> pts;
   for (size_t i = 0; i < cell.t_s.size() && i < cell.v.size(); ++i)
     if (std::isfinite(cell.v[i])) pts.push_back({sx(cell.t_s[i]), sy(std::min(cell.v[i], sy.d1))});
@@ -67,7 +70,28 @@ void sparkline(Svg& svg, const FleetPicture::Cell& cell, const Scale& sx, const 
     svg.circle(pts[0].x, pts[0].y, 1.8, std::string(cls) + "-dot");
     return;
   }
-  svg.polyline(decimate_minmax(pts), cls);
+  std::vector<Point> kept;
+  for (size_t i = 0; i < pts.size();) {
+    size_t j = i, lo = i, hi = i;
+    for (; j < pts.size() && std::floor(pts[j].x) == std::floor(pts[i].x); ++j) {
+      if (pts[j].y < pts[lo].y) lo = j;
+      if (pts[j].y > pts[hi].y) hi = j;
+    }
+    if (j - i <= 2) {
+      kept.insert(kept.end(), pts.begin() + static_cast<long>(i), pts.begin() + static_cast<long>(j));
+    } else {
+      kept.push_back(pts[std::min(lo, hi)]);
+      kept.push_back(pts[std::max(lo, hi)]);
+    }
+    i = j;
+  }
+  svg.polyline(kept, cls, attrs);
+}
+
+// Numbers in the embedded JSON to 5 significant digits: readings, not measurements to 1e-16.
+nlohmann::json rounded(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return std::stod(fmt::format("{:.5g}", v));
 }
 
 }  // namespace small_multiples
@@ -85,6 +109,21 @@ ChartOut fleet_small_multiples(const FleetPicture& p) {
   for (size_t c = 0; c < p.columns.size(); ++c) ranges.push_back(column_range(p, c));
 
   Svg svg(width, height, "chart fleet-grid", "fleet small multiples: one row per replica");
+  // The fleet median of each column is the same line in every row: drawn once, used in each.
+  {
+    svg.open_defs();
+    double x = kNameW;
+    for (size_t c = 0; c < p.columns.size(); ++c) {
+      const auto& col = p.columns[c];
+      if (col.sparkline && c < p.median.size()) {
+        const Frame f{x + 2, (kRowH - kSparkH) / 2, kSparkW - 8, kSparkH};
+        sparkline(svg, p.median[c], Scale{0, t1, f.left, f.right()}, Scale{ranges[c].lo, ranges[c].hi, f.bottom(), f.top},
+                  "spark-median", fmt::format("id=\"fleet-median-{}\"", c));
+      }
+      x += column_width(col);
+    }
+    svg.close_defs();
+  }
   // Headers: the column's name and its y range in its unit (the axis of every cell below).
   double x = kNameW;
   svg.text(4, 16, "replica", "chart-title");
@@ -132,7 +171,7 @@ ChartOut fleet_small_multiples(const FleetPicture& p) {
         svg.rect(f.left, f.top, f.width, f.height, cell.outlier ? "spark-bg outlier" : "spark-bg");
         const Scale sx{0, t1, f.left, f.right()};
         const Scale sy{ranges[c].lo, ranges[c].hi, f.bottom(), f.top};
-        if (c < p.median.size()) sparkline(svg, p.median[c], sx, sy, "spark-median");
+        if (c < p.median.size() && p.median[c].v.size() > 1) svg.use(fmt::format("fleet-median-{}", c), 0, top, "spark-median-use");
         sparkline(svg, cell, sx, sy, cell.outlier ? "spark outlier" : "spark");
         svg.text(x + kSparkW - 2, top + 21, compact_value(col, cell.value), cell.outlier ? "spark-value outlier" : "spark-value");
       } else {
@@ -188,8 +227,26 @@ ChartOut fleet_small_multiples(const FleetPicture& p) {
   nlohmann::json cols = nlohmann::json::array();
   for (const auto& c : p.columns)
     cols.push_back({{"id", c.id}, {"label", c.label}, {"unit", c.unit}, {"sparkline", c.sparkline}, {"from", c.from}});
-  auto cell_json = [](const FleetPicture::Cell& c) {
-    nlohmann::json j = {{"t_s", c.t_s}, {"v", c.v}, {"outlier", c.outlier}};
+  // One time grid for every sparkline (the store's steps): each cell's readings on it, null where
+  // that replica has none.
+  std::vector<double> grid;
+  for (const auto& r : p.rows)
+    for (const auto& c : r.cells) grid.insert(grid.end(), c.t_s.begin(), c.t_s.end());
+  for (const auto& c : p.median) grid.insert(grid.end(), c.t_s.begin(), c.t_s.end());
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  auto on_grid = [&](const FleetPicture::Cell& c) {
+    nlohmann::json v = nlohmann::json::array();
+    size_t k = 0;
+    for (double t : grid) {
+      while (k < c.t_s.size() && c.t_s[k] < t) ++k;
+      v.push_back(k < c.t_s.size() && c.t_s[k] == t && k < c.v.size() ? rounded(c.v[k]) : nlohmann::json(nullptr));
+    }
+    return v;
+  };
+  auto cell_json = [&](const FleetPicture::Cell& c, bool spark) {
+    nlohmann::json j = {{"outlier", c.outlier}};
+    if (spark) j["v"] = on_grid(c);
     j["value"] = c.value && std::isfinite(*c.value) ? nlohmann::json(*c.value) : nlohmann::json(nullptr);
     if (!c.outlier_text.empty()) j["outlier_text"] = c.outlier_text;
     return j;
@@ -197,14 +254,15 @@ ChartOut fleet_small_multiples(const FleetPicture& p) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : p.rows) {
     nlohmann::json cells = nlohmann::json::object();
-    for (size_t c = 0; c < p.columns.size() && c < r.cells.size(); ++c) cells[p.columns[c].id] = cell_json(r.cells[c]);
+    for (size_t c = 0; c < p.columns.size() && c < r.cells.size(); ++c)
+      cells[p.columns[c].id] = cell_json(r.cells[c], p.columns[c].sparkline);
     rows.push_back({{"replica", r.replica}, {"distance", r.distance}, {"farthest", r.farthest}, {"differs", r.differs},
                     {"findings", r.findings}, {"cells", cells}});
   }
   nlohmann::json median = nlohmann::json::object();
   for (size_t c = 0; c < p.columns.size() && c < p.median.size(); ++c)
-    if (p.columns[c].sparkline) median[p.columns[c].id] = {{"t_s", p.median[c].t_s}, {"v", p.median[c].v}};
-  out.data = {{"t0_unix_s", p.t0_unix_s}, {"t1_s", p.t1_s}, {"step_s", p.step_s}, {"columns", cols},
+    if (p.columns[c].sparkline) median[p.columns[c].id] = on_grid(p.median[c]);
+  out.data = {{"t0_unix_s", p.t0_unix_s}, {"t1_s", p.t1_s}, {"step_s", p.step_s}, {"t_s", grid}, {"columns", cols},
               {"rows", rows}, {"median", median}, {"notes", p.notes}};
   return out;
 }

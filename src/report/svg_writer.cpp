@@ -91,6 +91,13 @@ void Svg::close_group() {
 
 void Svg::title(std::string_view s) { out_ += fmt::format("<title>{}</title>", xml_escape(s)); }
 
+void Svg::open_defs() { out_ += "<defs>"; }
+void Svg::close_defs() { out_ += "</defs>"; }
+
+void Svg::use(std::string_view id, double dx, double dy, std::string_view cls) {
+  out_ += fmt::format("<use href=\"#{}\" x=\"{}\" y=\"{}\" class=\"{}\"/>", xml_escape(id), px(dx), px(dy), xml_escape(cls));
+}
+
 void Svg::clip_rect(std::string_view id, double x, double y, double w, double h) {
   out_ += fmt::format("<clipPath id=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>", xml_escape(id), px(x),
                       px(y), px(w), px(h));

@@ -39,6 +39,11 @@ class Svg {
   void open_group(std::string_view cls, std::string_view attrs = {});
   void close_group();
   void title(std::string_view s);  // a <title> child: the tooltip without JS
+  // <defs>: what is drawn inside is only referenced (by `use`), not drawn.
+  void open_defs();
+  void close_defs();
+  // <use href="#id" x y>: the element with that id drawn again, moved by (dx, dy).
+  void use(std::string_view id, double dx, double dy, std::string_view cls);
   // <clipPath id="id"><rect/></clipPath>: a group with clip-path="url(#id)" draws only inside it.
   void clip_rect(std::string_view id, double x, double y, double w, double h);
   std::string finish();            // closes the root element

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -84,7 +85,10 @@ TEST(HtmlFleet, RowsInOrderOutliersMarkedNumbersEmbedded) {
   EXPECT_DOUBLE_EQ(d["rows"][0]["cells"]["waiting"]["value"].get<double>(), 20);
   EXPECT_TRUE(d["rows"][0]["cells"]["waiting"]["outlier"].get<bool>());
   EXPECT_DOUBLE_EQ(d["rows"][1]["cells"]["ttft_p99"]["value"].get<double>(), 0.25);
-  EXPECT_EQ(d["median"]["kv_usage"]["v"].size(), 7u);
+  EXPECT_EQ(d["t_s"].size(), 7u) << "one time grid for every sparkline";
+  EXPECT_EQ(d["median"]["kv_usage"].size(), 7u);
+  EXPECT_DOUBLE_EQ(d["rows"][0]["cells"]["waiting"]["v"][6].get<double>(), 40);
+  EXPECT_FALSE(d["rows"][0]["cells"]["ttft_p99"].contains("v")) << "a number column has no readings per step";
   EXPECT_FALSE(d["median"].contains("ttft_p99")) << "a number column has no median line";
 }
 
@@ -109,6 +113,38 @@ TEST(HtmlFleet, GoldenSvg) {
   std::stringstream want;
   want << in.rdbuf();
   EXPECT_EQ(svg, want.str()) << "the drawing changed: look at it, then LLMTRIAGE_UPDATE_GOLDEN=1";
+}
+
+// A fleet of 100 replicas over 240 steps (the gather's cap) with seven sparkline columns stays a
+// page a browser opens at once (3.1 MB measured): each sparkline keeps its lowest and highest point
+// per pixel column, the median line is drawn once per column, the JSON has one time grid.
+TEST(HtmlFleet, HundredReplicasStaySmall) {
+  FleetPicture p;
+  p.t1_s = 2400;
+  p.step_s = 10;
+  for (const char* id : {"running", "waiting", "kv_usage", "request_rate", "generation_tok_s", "sm_clock_ratio", "power_w"})
+    p.columns.push_back({id, id, id == std::string("kv_usage") || id == std::string("sm_clock_ratio") ? "fraction" : "requests",
+                         true, ""});
+  for (int r = 0; r < 100; ++r) {
+    FleetPicture::Row row;
+    row.replica = "vllm-" + std::to_string(r) + ".prod.svc.cluster.local:8000";
+    for (size_t c = 0; c < p.columns.size(); ++c) {
+      FleetPicture::Cell cell;
+      for (int i = 0; i < 240; ++i) {
+        cell.t_s.push_back(10.0 * i);
+        cell.v.push_back(0.5 + 0.4 * ((i * 7919 + r * 31 + static_cast<int>(c)) % 101) / 101.0);
+      }
+      cell.value = 0.7;
+      row.cells.push_back(cell);
+    }
+    p.rows.push_back(row);
+  }
+  p.median = p.rows.front().cells;
+  HtmlReport h;
+  h.fleet = p;
+  const std::string html = render_html(h);
+  std::cout << "100 replicas x 240 steps x 7 sparklines: " << html.size() << " bytes\n";
+  EXPECT_LT(html.size(), 3'500'000u);
 }
 
 }  // namespace
