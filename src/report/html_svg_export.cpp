@@ -111,9 +111,9 @@ std::string header(const std::string& label, const std::vector<std::pair<std::st
   if (legend.empty()) return h;
   double x = 8;
   for (const auto& [cls, text] : legend) {
-    if (cls == "req") h += fmt::format("<circle cx=\"{}\" cy=\"31\" r=\"2.5\" class=\"req-dot\"/>", x + 8);
-    else h += fmt::format("<line x1=\"{}\" y1=\"31\" x2=\"{}\" y2=\"31\" class=\"line {}\"/>", x, x + 16, cls);
-    h += fmt::format("<text x=\"{}\" y=\"35\" class=\"tick\">{}</text>\n", x + 21, text);
+    if (cls == "req") h += fmt::format("<circle cx=\"{}\" cy=\"31\" r=\"2.5\" class=\"req-dot\"/>", px(x + 8));
+    else h += fmt::format("<line x1=\"{}\" y1=\"31\" x2=\"{}\" y2=\"31\" class=\"line {}\"/>", px(x), px(x + 16), cls);
+    h += fmt::format("<text x=\"{}\" y=\"35\" class=\"tick\">{}</text>\n", px(x + 21), text);
     x += 21 + 6.2 * static_cast<double>(text.size()) + 14;  // about 6 px per character at 11 px
   }
   height = 42;
@@ -152,7 +152,9 @@ std::vector<StandaloneSvg> standalone_svgs(const HtmlReport& report) {
     const auto legend = legend_entries(std::string_view(page).substr(legend_from, at - legend_from));
     double head_h = 0;
     const std::string head = header(attribute(tag, "aria-label"), legend, head_h);
-    const double w = std::stod(attribute(tag, "width")), h = std::stod(attribute(tag, "height")) + head_h;
+    // A lane above the last has its time labels hidden on the page: room for them here.
+    const bool hidden_labels = page.find("x-labels-hidden", at) < end;
+    const double w = std::stod(attribute(tag, "width")), h = std::stod(attribute(tag, "height")) + head_h + (hidden_labels ? 14 : 0);
     std::string text = fmt::format(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"{}\" width=\"{}\" "
         "height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\">\n",

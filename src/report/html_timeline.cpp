@@ -435,6 +435,11 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
   } else {
     svg.line(f.left, f.bottom(), f.right(), f.bottom(), "axis");
     for (double t : xt) svg.line(sx(t), f.top, sx(t), f.bottom(), "grid");
+    // The time labels the page shows under the last lane only; a lane exported alone (--svg)
+    // shows its own (report.css hides them on the page).
+    svg.open_group("x-labels-hidden");
+    for (double t : xt) svg.text(sx(t), f.bottom() + 16, tick_label(t, "s"), "tick", "middle");
+    svg.close_group();
   }
   svg.close_group();
   // The readings, clipped to the frame: report.js stretches this group to zoom into a time range.
