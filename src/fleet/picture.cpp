@@ -230,7 +230,10 @@ report::FleetPicture fleet_picture(const FleetEvidence& fe, const FleetDiagnosis
         }
   // Fleet findings that name a replica (their evidence comes from "<replica>: ..."): the row lists
   // them; imbalance and lost affinity also mark the cell of the reading they rest on.
-  for (const auto& f : d.verdict.findings)
+  // A fleet-wide pattern (most replicas share it) is said once with the first replica's evidence:
+  // it names no replica in particular.
+  for (const auto& f : d.verdict.findings) {
+    if (std::find(d.fleet_wide_ids.begin(), d.fleet_wide_ids.end(), f.id) != d.fleet_wide_ids.end()) continue;
     for (auto& row : rows) {
       bool named = false;
       for (const auto& e : f.evidence)
@@ -249,6 +252,7 @@ report::FleetPicture fleet_picture(const FleetEvidence& fe, const FleetDiagnosis
         row.differs = true;
       }
     }
+  }
 
   // The fleet median per column: at each step (sparklines), and of the window values (distance).
   p.median.resize(p.columns.size());

@@ -135,5 +135,24 @@ TEST(FleetPicture, ARawClockInMhzWhenTheStoreHasNoMaxClock) {
   for (const auto& col : p.columns) EXPECT_NE(col.id, "sm_clock_ratio");
 }
 
+// A finding most replicas share is said once in the verdict with one replica's evidence: that
+// replica is not marked as differing for it.
+TEST(FleetPicture, AFleetWidePatternMarksNoReplica) {
+  const auto fe = fleet({replica("a", 1, 0), replica("b", 1, 0), replica("c", 1, 0)});
+  auto d = analyze(fe, {});
+  diagnose::Finding shared;
+  shared.id = "kv_pool_preallocated";
+  diagnose::EvidenceItem e;
+  e.source = "a: GPU telemetry";
+  shared.evidence.push_back(e);
+  d.verdict.findings.push_back(shared);
+  d.fleet_wide_ids.push_back("kv_pool_preallocated");
+  const auto p = fleet_picture(fe, d);
+  for (const auto& r : p.rows) {
+    EXPECT_FALSE(r.differs) << r.replica;
+    EXPECT_TRUE(r.findings.empty()) << r.replica;
+  }
+}
+
 }  // namespace
 }  // namespace llmtriage::fleet
