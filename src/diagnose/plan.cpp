@@ -222,12 +222,15 @@ void resize_replica_remedies(Report& rep, Search& s, const Config& observed, con
   }
 }
 
-// Re-sizes every finding's remedy that lowers max-num-seqs by the search from the observed
+// Re-sizes a TPOT finding's remedy that lowers max-num-seqs by the search from the observed
 // configuration (size_batch_down), instead of the rule's "half the running batch".
 void resize_batch_remedies(Report& rep, Search& s, const Config& observed, const WhatIfSetup& w, const Indicators& ind,
                            const PlanObjective& obj) {
   std::optional<std::optional<Candidate>> sized;
   for (auto& f : rep.findings) {
+    // Only where the batch is lowered for the TPOT (batch_too_large): a preemption finding's
+    // cap is sized by the KV pool (the batch that fits), another question.
+    if (f.symptom != Symptom::tpot_high) continue;
     bool changed = false;
     for (auto& r : f.remedies) {
       if (r.kind != Remedy::Kind::change || r.change != "max-num-seqs") continue;

@@ -208,6 +208,38 @@ TEST(RemedyPlan, NoLatencyPlanForAThroughputFindingWithoutASimulatedChange) {
   EXPECT_TRUE(plan_remedies(c.in, c.ind, rep).computed);
 }
 
+TEST(RemedyPlan, ALoweredBatchCapForTheTpotIsSizedBySearchAndOnlyThere) {
+  // A TPOT objective the observed batch breaks: batch_too_large's "half the running batch" is
+  // replaced by the largest cap whose predicted P99 TPOT meets it; a preemption finding's cap
+  // (the batch the KV pool holds) answers another question and is left as its rule sized it.
+  Case c = overloaded();
+  c.in.slo.tpot_p99_s = 0.012;
+  Report rep = report_with({change("max-num-seqs", "256", "128"), change("replicas", "1", "2")});
+  rep.findings[0].id = "batch_too_large";
+  rep.findings[0].symptom = Symptom::tpot_high;
+  Finding pre = report_with({change("max-num-seqs", "256", "40")}).findings[0];
+  pre.id = "preemption_storm";
+  pre.symptom = Symptom::runtime_oom_or_preemption;
+  rep.findings.push_back(pre);
+  const RemedyPlan p = plan_remedies(c.in, c.ind, rep);
+  ASSERT_TRUE(p.computed) << p.why_not;
+  auto w = whatif_replay_setup(c.in, c.ind);
+  ASSERT_TRUE(w.ok());
+  const Remedy* sized = nullptr;
+  for (const auto& r : rep.findings[0].remedies)
+    if (r.change == "max-num-seqs") sized = &r;
+  ASSERT_NE(sized, nullptr);
+  ASSERT_NE(sized->predicted_effect.find("the largest batch cap whose P99 TPOT meets the objective"), std::string::npos)
+      << sized->predicted_effect;
+  const int64_t n = std::stoll(sized->to);
+  ASSERT_GE(n, 1);
+  ASSERT_LT(n, 256);
+  auto at = predict_changed(*w, [n](sim::Scenario& x) { x.max_num_seqs = n; });
+  ASSERT_TRUE(at.ok());
+  EXPECT_LE(at->tpot_p99_s, c.in.slo.tpot_p99_s);
+  EXPECT_EQ(rep.findings[1].remedies[0].to, "40");  // the preemption finding's, untouched
+}
+
 TEST(RemedyPlan, AChangePredictedWorseIsNeverAStep) {
   // Less GPU memory for the KV pool only hurts an overloaded replica: it is no step, and with
   // nothing else proposed the plan says it does not reach the objective, and by how much.
