@@ -1,6 +1,7 @@
 // fleet::analyze (src/fleet/analyze.h): per-replica Evidence in, fleet findings out. Each case
 // builds a small synthetic fleet (engine samples over 60 s, GPU samples) with one thing changed.
 #include "fleet/analyze.h"
+#include "fleet/fleet_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -27,19 +28,7 @@ struct Knobs {
   bool limits = true;       // DCGM gives the power limit and max clock (not in dcgm-exporter's default counters)
 };
 
-// A cumulative histogram of n observations all equal to v (Prometheus buckets: <= bound).
-core::Histogram all_at(double v, double n) {
-  core::Histogram h;
-  for (double b : {0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0}) {
-    h.upper_bounds.push_back(b);
-    h.cumulative_counts.push_back(v <= b ? n : 0);
-  }
-  h.upper_bounds.push_back(std::numeric_limits<double>::infinity());
-  h.cumulative_counts.push_back(n);
-  h.sum = v * n;
-  h.count = n;
-  return h;
-}
+using testing::all_at;
 
 // One replica: 61 engine samples 1 s apart, counters growing at the knobs' rates.
 ReplicaEvidence replica(const std::string& name, const Knobs& k) {

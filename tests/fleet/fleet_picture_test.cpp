@@ -2,6 +2,7 @@
 // rows out — readings per step per replica, the analysis' outliers in their cells, the rows that
 // differ first and by distance from the fleet median, the fleet median at each step.
 #include "fleet/picture.h"
+#include "fleet/fleet_helpers.h"
 
 #include <gtest/gtest.h>
 
@@ -12,18 +13,7 @@
 namespace llmtriage::fleet {
 namespace {
 
-core::Histogram ttft_all_at(double v, double n) {
-  core::Histogram h;
-  for (double b : {0.1, 0.5, 1.0, 2.5, 5.0, 10.0}) {
-    h.upper_bounds.push_back(b);
-    h.cumulative_counts.push_back(v <= b ? n : 0);
-  }
-  h.upper_bounds.push_back(std::numeric_limits<double>::infinity());
-  h.cumulative_counts.push_back(n);
-  h.sum = v * n;
-  h.count = n;
-  return h;
-}
+using testing::all_at;
 
 // 61 steps 1 s apart at 2 req/s, 200 generated tok/s; `clock` is SM clock / max, `waiting` a gauge.
 ReplicaEvidence replica(const std::string& name, double clock, double waiting, bool restart = false) {
@@ -41,7 +31,7 @@ ReplicaEvidence replica(const std::string& name, double clock, double waiting, b
     s.requests_finished_total = 2.0 * n;
     s.generation_tokens_total = 200.0 * n;
     s.prompt_tokens_total = 3200.0 * n;
-    s.ttft_s = ttft_all_at(0.2, 2.0 * n);
+    s.ttft_s = all_at(0.2, 2.0 * n);
     r.now.engine_samples.push_back(s);
     core::GpuSample g;
     g.t_s = s.t_s;
