@@ -26,11 +26,21 @@ void add_headroom(Search& s, Candidate& k) {
     if (!at_more || at_more->met) break;
     if (!edge) edge = at_more;
   }
-  if (!at_more || !at_more->met || !edge) return;
+  // Unchecked (the search budget spent, or no count up to kMaxReplicas meets it with more load):
+  // the count stands at the observed load, and its sizing says the headroom is not known.
+  const char* unchecked = "; headroom for 10% more load not established (search budget or replica bound)";
+  if (!at_more || !at_more->met) {
+    k.sizing += unchecked;
+    return;
+  }
+  if (!edge) return;  // it meets the objective with more load already
   Config n = k.cfg;
   n.replicas = h.replicas;
   auto nominal = s.run(n);
-  if (!nominal || !nominal->met) return;
+  if (!nominal || !nominal->met) {
+    k.sizing += unchecked;
+    return;
+  }
   k.cfg = n;
   k.eval = *nominal;
   k.sizing = fmt::format("the smallest count that meets the objective with {:.0f}% more load than observed (the simulator's "
