@@ -70,6 +70,8 @@ struct DrillOpts {
   double target_wall_s = 20;    // auto time scale: each run takes about this long
   std::optional<std::string> out;
   std::string html;  // --html FILE: the drill as one self-contained HTML page (docs/report.md)
+  std::string svg;   // --svg DIR: each of that page's charts as a standalone SVG
+  int port = 0;      // --port: each run's sim serve on this 127.0.0.1 port (0: a free one)
   bool no_remedy = false;
   int max_steps = 4;
   std::string objective;  // the SLO grammar: "ttft=2s,tpot=100ms" == "ttft_p99_s=2,tpot_p99_s=0.1"
@@ -115,6 +117,7 @@ Command make_drill_command() {
   c.path = "drill";
   c.summary = "Run a fault scenario end to end: simulated engine, load, snapshot, diagnosis, remedy, A/B";
   c.example = "llmtriage drill long-context-launch --out /tmp/drill   # scenarios: data/scenarios/ (llmtriage sim run --help)\n"
+              "  llmtriage drill preemption-storm --port 8123 --html drill.html &   llmtriage top --endpoint http://127.0.0.1:8123   # watch it live\n"
               "  llmtriage drill too-few-slots --engine-cmd 'llama-server -m {model} --host {host} --port {port} -np {parallel} -c {ctx} -t {threads} --metrics' --engine-model ./model.gguf";
   c.options = {
       {"SCENARIO NAME", "", "a scenario file or bundled name (data/scenarios/): deployment, traffic, faults and the diagnosis it must produce", &o->scenario, "", true},
@@ -122,6 +125,8 @@ Command make_drill_command() {
       {"--target-wall DURATION", "", "with --time-scale 0: wall time one run should take", &o->target_wall_s, "", false, kPositive},
       {"--out,-o DIR", "", "folder for the runs (a/, then b/, b2/ ... per step: bench results + snapshot.json), diagnosis.json and drill.json", &o->out},
       {"--html FILE", "", "also write the drill as one self-contained HTML page: layer strip, run A's timeline, latency CDFs of every run against the objective, findings and plan (docs/report.md)", &o->html},
+      {"--svg DIR", "", "also write each chart of that page (timeline lanes, CDFs, delta board) as a standalone SVG file in DIR", &o->svg},
+      {"--port", "", "serve every run on this 127.0.0.1 port (0: a free one per run), so `llmtriage top --endpoint http://127.0.0.1:PORT` can watch the drill live; each run's address is printed on stderr as it starts", &o->port},
       {"--no-remedy", "", "stop after the diagnosis (no second run)", &o->no_remedy},
       {"--max-steps", "", "run at most N steps of the remedy plan (each a run of the same request set)", &o->max_steps},
       {"--objective SLO", "", "the P99s to reach, in the SLO grammar (ttft=2s,tpot=100ms == ttft_p99_s=2,tpot_p99_s=0.1); default: the plan's (the scenario's SLO or its baseline's P99s)", &o->objective},
@@ -133,6 +138,7 @@ Command make_drill_command() {
     if (!o->engine.engine_cmd.empty()) return run_engine_drill_command(ctx, o->scenario, o->engine, o->out, o->no_remedy);
     if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
     if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));
+    if (o->port < 0 || o->port > 65535) return fail(ctx, usage("--port", "a TCP port in [0, 65535] (0: a free one)", std::to_string(o->port)));
     if (o->max_steps < 1 || o->max_steps > 20) return fail(ctx, usage("--max-steps", "a whole number in [1, 20]", std::to_string(o->max_steps)));
     std::optional<core::Slo> objective;
     if (!o->objective.empty()) {
@@ -158,6 +164,11 @@ Command make_drill_command() {
       so.objective_ttft_p99_s = objective->ttft_s;
       so.objective_tpot_p99_s = objective->tpot_s;
     }
+    so.serve.port = static_cast<uint16_t>(o->port);
+    so.serve.on_serving = [&](const std::string& url, const std::string& what) {
+      ctx.err << "llmtriage drill: " << what << " served at " << url << " (watch it live: llmtriage top --endpoint " << url << ")\n";
+      ctx.err.flush();
+    };
     so.on_step = [&](drill::SimDrillStep step, const drill::SimDrillResult& r) -> core::Status {
       if (!ctx.json) ctx.out << drill::sim_drill_step_text(r, step);
       return o->out ? write_step(*o->out, step, r) : core::ok_status();
@@ -173,9 +184,9 @@ Command make_drill_command() {
         if (!ctx.json) ctx.out << "\nResults: " << *o->out << " (a/, b/, b2/ ...: bench results and snapshot.json per run; diagnosis.json; drill.json)\n";
       }
     }
-    if (!o->html.empty()) {
-      if (auto st = write_html_report(o->html, drill_html(*r, o->scenario)); !st) return fail(ctx, st.error());
-      if (!ctx.json) ctx.out << "HTML report: " << o->html << " (open it in a browser; no network needed)\n";
+    if (!o->html.empty() || !o->svg.empty()) {
+      if (auto err = write_pictures(ctx.err, "drill", o->html, o->svg, drill_html(*r, o->scenario))) return fail(ctx, *err);
+      if (!ctx.json && !o->html.empty()) ctx.out << "HTML report: " << o->html << " (open it in a browser; no network needed)\n";
     }
     if (ctx.json) ctx.out << doc.dump(2) << "\n";
     return r->report.exit_code();

@@ -28,7 +28,9 @@ TopSession::TopSession(Snapshot base, TopConfig config, LayerJudge judge)
 void TopSession::judge(double now) {
   if (!judge_) return;
   // Judged on the quantile window: the same span the latency lines cover.
-  layers_ = judge_(window_.recent(config_.frame.quantile_window_s));
+  // On sim serve's virtual clock when it runs at a time scale, so the rules read its rates per
+  // virtual second, in the units of its latencies.
+  layers_ = judge_(on_virtual_clock(window_.recent(config_.frame.quantile_window_s)));
   judged_at_ = now;
 }
 

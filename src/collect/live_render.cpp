@@ -114,6 +114,9 @@ void header(const Frame& f, int width, bool color, std::vector<std::string>& out
   s += fmt::format("  {} ok, {} failed in the window", f.scrapes_ok, f.scrapes_failed);
   if (f.paused) s += "  " + paint("PAUSED", "7", color);
   out.push_back(s);
+  if (f.time_scale)
+    out.push_back(fmt::format("clock    simulated engine at {:.3g}x wall time: rates, windows and latencies below are virtual seconds",
+                              *f.time_scale));
   if (f.stale) {
     std::string w = "STALE: readings are " + core::format_duration_s(f.age_s) + " old";
     if (f.t_unix_s <= 0) w = "NO DATA";

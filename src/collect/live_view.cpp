@@ -144,6 +144,46 @@ Snapshot LiveWindow::recent(double span_s) const {
   return s;
 }
 
+std::optional<double> sim_time_scale(const ScrapeRecord& sc) {
+  static const std::string name = "llmtriage_sim_time_scale ";
+  if (!sc.ok) return std::nullopt;
+  for (size_t at = sc.raw.find(name); at != std::string::npos; at = sc.raw.find(name, at + 1)) {
+    if (at != 0 && sc.raw[at - 1] != '\n') continue;  // a HELP line, or a longer name
+    const size_t end = sc.raw.find('\n', at);
+    const std::string v = sc.raw.substr(at + name.size(), end == std::string::npos ? std::string::npos : end - at - name.size());
+    char* stop = nullptr;
+    const double x = std::strtod(v.c_str(), &stop);
+    if (stop != v.c_str() && std::isfinite(x) && x > 0 && std::fabs(x - 1) > 1e-9) return x;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+namespace {
+std::optional<double> last_time_scale(const Snapshot& s) {
+  for (auto it = s.scrapes.rbegin(); it != s.scrapes.rend(); ++it)
+    if (it->ok) return sim_time_scale(*it);
+  return std::nullopt;
+}
+}  // namespace
+
+Snapshot on_virtual_clock(Snapshot s) {
+  const auto scale = last_time_scale(s);
+  if (!scale || s.scrapes.empty()) return s;
+  const double t0 = s.scrapes.front().t_s;
+  auto stretch = [&](double t) { return t0 + (t - t0) * *scale; };
+  for (auto& x : s.scrapes) {
+    x.t_s = stretch(x.t_s);
+    for (auto& e : x.engine_samples) e.t_s = stretch(e.t_s);
+  }
+  for (auto& x : s.slots) x.t_s = stretch(x.t_s);
+  for (auto& x : s.gpu_samples) x.t_s = stretch(x.t_s);
+  for (auto& x : s.failures) x.t_s = stretch(x.t_s);
+  s.window_s *= *scale;
+  compute_window_stats(s);
+  return s;
+}
+
 Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o) {
   const Snapshot& s = window.snapshot();
   Frame f;
@@ -246,6 +286,15 @@ Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o)
   for (const auto& [i, g] : newest)
     f.gpus.push_back({g->index, g->name, g->sm_clock_mhz, g->max_sm_clock_mhz, g->power_w, g->power_limit_w,
                       g->temp_c, g->util, g->mem_used_gib, g->mem_total_gib, g->throttle_names});
+  // sim serve's counters advance scale x faster than the wall clock: per virtual second, like its
+  // latencies (which its histograms already record in virtual seconds).
+  if ((f.time_scale = last_time_scale(s))) {
+    const double k = *f.time_scale;
+    for (auto* r : {&f.prompt_tok_s, &f.generation_tok_s, &f.finished_req_s, &f.preemptions_per_s, &f.slots_decode_tok_s})
+      if (*r) **r /= k;
+    f.rate_window_s *= k;
+    f.quantile_window_s *= k;
+  }
   return f;
 }
 
@@ -279,6 +328,7 @@ nlohmann::json to_json(const Frame& f) {
   put_frame(sch, "kv_capacity_tokens", f.kv_capacity_tokens);
   put_frame(sch, "kv_used_tokens", f.kv_used_tokens);
   j["scheduling"] = sch;
+  if (f.time_scale) j["time_scale"] = *f.time_scale;
   nlohmann::json r = {{"window_s", f.rate_window_s}};
   put_frame(r, "prompt_tok_s", f.prompt_tok_s);
   put_frame(r, "generation_tok_s", f.generation_tok_s);

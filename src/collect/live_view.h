@@ -87,6 +87,10 @@ struct Frame {
   std::optional<double> slots_decode_tok_s;
   // latency quantiles from histogram deltas over quantile_window_s
   double quantile_window_s = 0;
+  // `sim serve` at a time scale (its llmtriage_sim_time_scale gauge): its counters and histograms
+  // run on the virtual clock, so the rates above are per virtual second and both windows are given
+  // in virtual seconds (wall span x scale). Unset for a real engine.
+  std::optional<double> time_scale;
   std::vector<Quantiles> latency;
   std::vector<SlotRow> slots;             // llama.cpp /slots, last sample
   std::string gpu_source, gpu_note;
@@ -123,6 +127,16 @@ class LiveWindow {
   double keep_s_;
   std::string last_error_;
 };
+
+// The simulated engine's time scale (virtual seconds per wall second) from a scrape's
+// `llmtriage_sim_time_scale` gauge (sim serve exports it when the scale is not 1); unset otherwise.
+std::optional<double> sim_time_scale(const ScrapeRecord& scrape);
+
+// The snapshot on the simulated engine's clock when its last good scrape says it runs at a time
+// scale: each scrape's, /slots sample's and GPU sample's time stretched by the scale from the
+// first scrape, so rates computed from it (the layer judgement's) are per virtual second like the
+// counters. Unchanged for a real engine.
+Snapshot on_virtual_clock(Snapshot snapshot);
 
 // The frame for the window as it stands; now_unix_s dates staleness.
 Frame compute_frame(const LiveWindow& window, double now_unix_s, const FrameOptions& options = {});

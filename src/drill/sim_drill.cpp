@@ -78,7 +78,7 @@ core::Result<SimDrillResult> run_sim_drill(DrillCase c, const SimDrillOptions& o
   }
   if (auto st = reach(r, SimDrillStep::planned, o); !st.ok()) return st.error();
 
-  auto a = run_keeping_up(r, sa, "run A");
+  auto a = run_keeping_up(r, sa, "run A", o.serve);
   if (!a.ok()) return a.error();
   r.a = std::move(a.value());
   if (auto st = reach(r, SimDrillStep::ran_a, o); !st.ok()) return st.error();

@@ -46,6 +46,7 @@ struct SimDrillOptions {
   std::optional<double> objective_ttft_p99_s, objective_tpot_p99_s;
   // Called as each step is reached; an error stops the drill with it (a folder that cannot be written).
   std::function<core::Status(SimDrillStep, const SimDrillResult&)> on_step;
+  ServeAt serve;  // each run's port (0: a free one) and who is told where it listens
 };
 
 // The remedy applied: where it came from, what changed, and the scenario it made (run B's).

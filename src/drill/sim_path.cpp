@@ -79,9 +79,9 @@ std::string shortfall_why(const SimDrillResult& r) {
 
 double run_deadline_s(const SimDrillResult& r) { return (4 * r.virtual_s + 60) / r.time_scale + 30; }
 
-core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, const std::string& what) {
+core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, const std::string& what, const ServeAt& at) {
   for (;;) {
-    auto run = run_over_http(s, *r.load, r.time_scale, run_deadline_s(r));
+    auto run = run_over_http(s, *r.load, r.time_scale, run_deadline_s(r), at, what);
     if (!run.ok() || run->faithful() || static_cast<int>(r.rescaled.size()) >= SimDrillResult::kMaxRescales || r.time_scale <= 1)
       return run;
     // Latencies are wall time x the scale: a host delay of 0.3 s reads as 6.6 s at scale 22. Half
@@ -243,13 +243,13 @@ core::Status follow_path(SimDrillResult& r, const SimDrillOptions& o, const sim:
       continue;
     }
     const double scale_before = r.time_scale;
-    auto run = run_keeping_up(r, trial, fmt::format("step {}", st.index));
+    auto run = run_keeping_up(r, trial, fmt::format("step {}", st.index), o.serve);
     if (!run.ok()) return run.error();
     ++runs;
     if (r.time_scale != scale_before) {
       // The state this step is compared with ran at the old scale: run it again at the new one, so
       // the A/B compares like with like.
-      auto again = run_over_http(current, *r.load, r.time_scale, run_deadline_s(r));
+      auto again = run_over_http(current, *r.load, r.time_scale, run_deadline_s(r), o.serve, current_label + " (again)");
       if (!again.ok()) return again.error();
       current_sample = run_sample(*again, current_label + fmt::format(" (again, time scale {:.3g})", r.time_scale), scenario_config(current));
       current_m = measure(current_sample, again->data);

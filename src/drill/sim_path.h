@@ -15,7 +15,7 @@ double run_deadline_s(const SimDrillResult& r);
 
 // Runs `s` with the drill's load; when the host did not keep up (HttpRun::faithful) and rescales
 // are left, halves r.time_scale, says so in r.rescaled and runs again. `what` names the run.
-core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, const std::string& what);
+core::Result<HttpRun> run_keeping_up(SimDrillResult& r, const sim::Scenario& s, const std::string& what, const ServeAt& at = {});
 
 // The objective: the options' (--objective) where given, else the plan's.
 DrillObjective drill_objective(const diagnose::Report& report, const SimDrillOptions& o);

@@ -103,7 +103,8 @@ core::Result<DrillLoad> build_load(const sim::Scenario& s, const sim::SimResult&
   return load;
 }
 
-core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& load, double time_scale, double deadline_wall_s) {
+core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& load, double time_scale, double deadline_wall_s,
+                                    const ServeAt& at, const std::string& what) {
   HttpRun out;
   out.time_scale = time_scale;
   auto logs = std::make_shared<std::vector<std::string>>();
@@ -120,7 +121,7 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
 
   serve::ServeOptions so;
   so.host = "127.0.0.1";
-  so.port = 0;
+  so.port = at.port;
   so.access_log = false;  // one line per request says nothing the records do not
   so.loop.time_scale = time_scale;
   so.loop.served_model_name = s.config.model_name;
@@ -139,6 +140,7 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
   serve::SimServer server(served, so, log);
   if (auto st = server.start(); !st.ok()) return st.error();
   out.base_url = server.base_url();
+  if (at.on_serving) at.on_serving(out.base_url, what);
 
   bench::RunnerOptions ro;
   ro.base_url = out.base_url;

@@ -3,6 +3,8 @@
 // the scenario's traffic sent by the bench runner, /metrics scraped by the runner during the run,
 // the engine's log captured. Everything comes back in virtual seconds (wall x time scale), the
 // simulator's clock, so the diagnosis reads the same units as an offline run. docs/drill.md.
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -49,10 +51,18 @@ struct HttpRun {
   static constexpr double kMaxLagS = 1.0;
 };
 
+// Where each run's server listens, so a person can watch it live (`llmtriage top --endpoint URL`):
+// a fixed 127.0.0.1 port (0: a free one, different per run), and a call with the server's base URL
+// and what runs ("run A", "step 2") once it listens and before the load starts.
+struct ServeAt {
+  uint16_t port = 0;
+  std::function<void(const std::string& base_url, const std::string& what)> on_serving;
+};
+
 // Serves the scenario and sends the load. Fails when the server cannot start or bind.
 // `deadline_wall_s` bounds the load (what is left is cancelled; the records so far are kept).
 core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& load, double time_scale,
-                                    double deadline_wall_s);
+                                    double deadline_wall_s, const ServeAt& at = {}, const std::string& what = "run");
 
 // The run as one side of an A/B (virtual seconds), configured as `config`.
 bench::RunSample run_sample(const HttpRun& r, const std::string& label, const std::map<std::string, std::string>& config);

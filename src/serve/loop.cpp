@@ -451,7 +451,15 @@ std::string EngineLoop::render_metrics() {
   // smaller num_gpu_blocks).
   CacheInfo cache = opt_.cache;
   if (sim::fault_state(engine_.faults(), virtual_now()).prefix_cache_off) cache.prefix_caching = false;
-  return opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, cache);
+  std::string text = opt_.metrics_style == MetricsStyle::sglang ? render_sglang(samples, ms) : render_vllm(samples, ms, cache);
+  // Not an engine's metric: the clock the counters and histograms above run on, so a reader
+  // (`llmtriage top`) can give rates per virtual second. Only when it is not the wall clock.
+  if (opt_.time_scale != 1.0)
+    text += fmt::format("# HELP llmtriage_sim_time_scale Virtual seconds per wall second of this simulated engine (sim serve "
+                        "--time-scale): its counters and histograms run on the virtual clock.\n"
+                        "# TYPE llmtriage_sim_time_scale gauge\nllmtriage_sim_time_scale {}\n",
+                        opt_.time_scale);
+  return text;
 }
 
 nlohmann::json fault_fields(const sim::Fault& f) {

@@ -195,3 +195,40 @@ TEST(TopOnce, APeerThatHangsOrSendsGarbageIsShownNotWaitedFor) {
   EXPECT_NE(bad.out.find("no inference-engine series"), std::string::npos) << bad.out;
   server.stop();
 }
+
+// `top` watching a drill: the drill prints where each run's sim serve listens (--port 0: a free
+// one), and top against it says the engine is simulated at a time scale and gives rates per
+// virtual second (sim serve's llmtriage_sim_time_scale), the units of the drill's own report.
+TEST(TopTmux, WatchesADrillLiveAtItsAnnouncedAddress) {
+  if (!have_tmux()) GTEST_SKIP() << "tmux is not installed (apt-get install tmux)";
+  fs::path dir = scratch("drill");
+  const std::string pid = shell_test::run_shell(kBin + " drill ttft-spike-deep-queue --no-remedy --target-wall 30 --port 0 >" +
+                                                (dir / "out").string() + " 2>" + (dir / "err").string() + " & echo $!").out;
+  struct Kill {
+    std::string pid;
+    ~Kill() { shell_test::run_shell("kill " + pid + " 2>/dev/null; wait " + pid + " 2>/dev/null"); }
+  } kill{pid.substr(0, pid.find_first_of(" \n"))};
+  std::string url;
+  for (int i = 0; i < 300 && url.empty(); ++i) {
+    const std::string err = read_all(dir / "err");
+    const std::string key = "run A served at ";
+    if (size_t at = err.find(key); at != std::string::npos) url = err.substr(at + key.size(), err.find(' ', at + key.size()) - at - key.size());
+    else std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << read_all(dir / "err");
+  EXPECT_NE(read_all(dir / "err").find("(watch it live: llmtriage top --endpoint " + url + ")"), std::string::npos);
+  Tmux t;
+  t.run("new-session -d -x 120 -y 40 -s top '" + kBin + " top --endpoint " + url + " --no-local-gpu'");
+  std::string p = wait_pane(t, [](const std::string& s) {
+    return s.find("clock    simulated engine at") != std::string::npos && s.find("tok/s") != std::string::npos &&
+           s.find("(over ") != std::string::npos && s.find("scheduling/capacity  warning") != std::string::npos;
+  });
+  std::ofstream(dir / "pane.txt") << p;
+  std::cout << "captured pane (" << (dir / "pane.txt").string() << "):\n" << p << "\n";
+  EXPECT_NE(p.find("clock    simulated engine at"), std::string::npos) << p;
+  EXPECT_NE(p.find("x wall time: rates, windows and latencies below are virtual seconds"), std::string::npos) << p;
+  EXPECT_NE(p.find("scheduling/capacity  warning"), std::string::npos) << p;
+  EXPECT_EQ(p.find("STALE"), std::string::npos) << p;
+  t.run("send-keys -t top q");
+  fs::remove_all(dir);
+}

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "collect/live_loop.h"
@@ -329,4 +330,57 @@ TEST(LiveView, GpuRowsFromDcgmSayClockPowerAndThrottleFirst) {
   EXPECT_NE(row.find(" SM "), std::string::npos) << row;
   EXPECT_LT(row.find(" MHz  power "), row.find("  throttle ")) << row;
   EXPECT_EQ(row.find("NVIDIA "), std::string::npos) << row;
+}
+
+// sim serve at a time scale exports llmtriage_sim_time_scale: its counters run on the virtual
+// clock, so the frame's rates are per virtual second and its windows virtual spans, as its
+// latencies are (its histograms record virtual seconds).
+TEST(LiveView, SimServeAtATimeScaleReadsPerVirtualSecond) {
+  const std::string gauge =
+      "# HELP llmtriage_sim_time_scale Virtual seconds per wall second\n# TYPE llmtriage_sim_time_scale gauge\n"
+      "llmtriage_sim_time_scale 10\n";
+  LiveWindow w(Snapshot{}, 60);
+  LiveScrape a = scrape_of(vllm(8, 0, 0, 10, 0), 100);
+  a.metrics.raw = vllm(8, 0, 0, 10, 0) + gauge;
+  LiveScrape b = scrape_of(vllm(8, 0, 1000, 20, 0), 102);
+  b.metrics.raw = vllm(8, 0, 1000, 20, 0) + gauge;
+  ASSERT_EQ(sim_time_scale(b.metrics), 10);
+  w.add(std::move(a));
+  w.add(std::move(b));
+  Frame f = compute_frame(w, 102.5);
+  ASSERT_TRUE(f.time_scale && f.generation_tok_s);
+  EXPECT_DOUBLE_EQ(*f.generation_tok_s, 50);  // 1000 tokens in 2 wall s = 20 virtual s
+  EXPECT_DOUBLE_EQ(f.rate_window_s, 20);
+  EXPECT_DOUBLE_EQ(f.quantile_window_s, 20);
+  EXPECT_EQ(to_json(f)["time_scale"], 10);
+  const std::string text = joined(render_frame(f, {}));
+  EXPECT_NE(text.find("clock    simulated engine at 10x wall time"), std::string::npos) << text;
+  EXPECT_NE(text.find("generation 50 tok/s"), std::string::npos) << text;
+
+  // The layer judgement's snapshot: times stretched from the first scrape.
+  Snapshot v = on_virtual_clock(w.recent(60));
+  ASSERT_EQ(v.scrapes.size(), 2u);
+  EXPECT_DOUBLE_EQ(v.scrapes[0].t_s, 100);
+  EXPECT_DOUBLE_EQ(v.scrapes[1].t_s, 120);
+  ASSERT_FALSE(v.scrapes[1].engine_samples.empty());
+  EXPECT_DOUBLE_EQ(v.scrapes[1].engine_samples[0].t_s, 120);  // the rules' rates read these
+}
+
+TEST(LiveView, ARealEngineHasNoTimeScale) {
+  ScrapeRecord r;
+  r.ok = true;
+  r.raw = vllm(1, 0, 0, 1, 0);
+  EXPECT_FALSE(sim_time_scale(r));
+  r.raw += "# HELP llmtriage_sim_time_scale x\nllmtriage_sim_time_scale_other 3\nllmtriage_sim_time_scale 1\n";
+  EXPECT_FALSE(sim_time_scale(r));  // the wall clock: nothing to convert
+  r.ok = false;
+  r.raw = "llmtriage_sim_time_scale 5\n";
+  EXPECT_FALSE(sim_time_scale(r));  // a failed scrape says nothing
+  LiveWindow w(Snapshot{}, 60);
+  w.add(scrape_of(vllm(8, 0, 0, 10, 0), 100));
+  w.add(scrape_of(vllm(8, 0, 1000, 20, 0), 102));
+  Frame f = compute_frame(w, 102.5);
+  EXPECT_FALSE(f.time_scale);
+  EXPECT_DOUBLE_EQ(*f.generation_tok_s, 500);
+  EXPECT_EQ(on_virtual_clock(w.recent(60)).scrapes[1].t_s, 102);
 }

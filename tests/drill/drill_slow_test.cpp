@@ -59,10 +59,21 @@ const nlohmann::json* metric(const nlohmann::json& ab, const std::string& name) 
 TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   const auto dir = tmpdir("long_prefill");
   const std::string html = dir + ".html";
-  auto r = run("drill ttft-spike-long-prefill --target-wall 12 --json --out " + dir + " --html " + html);
+  const std::string svg = dir + "_svg";
+  auto r = run("drill ttft-spike-long-prefill --target-wall 12 --json --out " + dir + " --html " + html + " --svg " + svg);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << "exit " << r.code << "\n" << r.err << r.out;
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out << r.err;
+
+  // --svg: each chart of the page as its own file (run A's timeline, the CDFs, the step's delta board).
+  for (const char* name : {"timeline-latency.svg", "timeline-kv.svg", "cdf-ttft_s.svg", "ab-board.svg"}) {
+    std::ifstream f(svg + "/" + name);
+    std::stringstream text;
+    text << f.rdbuf();
+    EXPECT_NE(text.str().find("<svg xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos) << name << "\n" << r.err;
+  }
+  EXPECT_NE(r.err.find("SVG chart(s) written to " + svg), std::string::npos) << r.err;
+  std::filesystem::remove_all(svg);
 
   // The report names the finding, as the top one.
   const auto& findings = j["diagnosis"]["findings"];

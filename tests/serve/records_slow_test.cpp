@@ -106,6 +106,8 @@ TEST(SimServeRecords, OneRecordPerRequestJoinableByRequestId) {
     if (s.is_object() && s.value("aborted", 0) >= 1) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
+  // The clock its counters run on, for a reader such as `llmtriage top` (not an engine metric).
+  EXPECT_NE(get(client, server.url() + "/metrics").body.find("\nllmtriage_sim_time_scale 20\n"), std::string::npos);
   EXPECT_EQ(server.stop(), 0);  // SIGTERM: the writer flushes on the way out
 
   auto rd = ingest::read_records_file(path);
