@@ -39,7 +39,8 @@ report::HtmlReport drill_html(const drill::SimDrillResult& r, const std::string&
     report::TimelineData t{"run A's /metrics scrapes (virtual seconds from the run's start)", r.a->data.samples,
                            drill::simulated_gpu_samples(r.dcase.scenario, r.a->data.samples), {}, {}};
     for (const auto& q : r.a->data.records)
-      if (q.ttft_s) t.requests.push_back({q.send_s.value_or(q.arrival_s), *q.ttft_s});
+      if (q.ttft_s && q.status == core::RequestStatus::ok) t.requests.push_back({q.send_s.value_or(q.arrival_s), *q.ttft_s, q.e2e_s});
+      else if (q.status == core::RequestStatus::error) t.failures.push_back({q.send_s.value_or(q.arrival_s), q.failed_after_s, q.error_category});
     if (!t.engine.empty()) h.timeline = std::move(t);
     h.runs.push_back({"A: the fault", true, "run A", r.a->data.records});
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -26,6 +27,7 @@ namespace fs = std::filesystem;
 report::TimelineData timeline_of(const collect::Snapshot& s, const std::string& path) {
   const core::Evidence ev = collect::snapshot_to_evidence(s, path);
   report::TimelineData t{path, ev.engine_samples, ev.gpu_samples, {}, {}, {}};
+  if (s.created_unix_s > 0) t.snapshot_unix_s = s.created_unix_s;
   for (const auto& sl : s.slots)
     t.slots.push_back({sl.t_s, sl.busy(), static_cast<int>(sl.slots.size())});
   return t;
@@ -76,7 +78,7 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
       if (start > 0)
         for (const auto& r : side.ev.requests) {
           if (r.status == core::RequestStatus::ok && r.ttft_s)
-            now_requests.push_back({start + r.send_s.value_or(r.arrival_s), *r.ttft_s});
+            now_requests.push_back({start + r.send_s.value_or(r.arrival_s), *r.ttft_s, r.e2e_s});
           if (r.status == core::RequestStatus::error)
             now_failures.push_back({start + r.send_s.value_or(r.arrival_s), r.failed_after_s, r.error_category});
         }
@@ -160,6 +162,60 @@ report::LedgerPicture ledger_picture(const ledger::LedgerReport& r, const std::m
   return p;
 }
 
+namespace {
+
+// The records' clock: a bench folder's records are seconds from its run's start (summary.json
+// run.start_unix_s); request logs and sim serve's records are unix seconds already. Unset when
+// neither can be told (several bench runs, or relative times with no start).
+std::optional<double> records_offset(const core::Evidence& ev) {
+  std::optional<double> start;
+  int benches = 0;
+  for (const auto& n : ev.inputs)
+    if (n.kind == "bench" && n.ok) {
+      ++benches;
+      const std::string dir = fs::path(n.source).parent_path().string();
+      if (auto sm = bench::read_summary(dir.empty() ? "." : dir); sm && sm->contains("run"))
+        if (double v = (*sm)["run"].value("start_unix_s", 0.0); v > 0) start = v;
+    }
+  if (benches == 1 && start) return start;
+  if (benches > 1) return std::nullopt;
+  std::vector<double> at;
+  for (const auto& r : ev.requests) at.push_back(r.send_s.value_or(r.arrival_s));
+  if (at.empty()) return std::nullopt;
+  std::nth_element(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(at.size() / 2), at.end());
+  return at[at.size() / 2] > 1e9 ? std::optional<double>(0.0) : std::nullopt;  // unix seconds (after 2001)
+}
+
+}  // namespace
+
+// Each request's TTFT (a dot on the TTFT lane; with the server's histograms, the client/gateway
+// part of TTFT) and each failure (the events lane), on the scrapes' clock where the records' clock
+// is known and overlaps the scrapes; else a note says why the lane has no dots.
+void put_requests_on_clock(const core::Evidence& ev, report::TimelineData& t, std::vector<std::string>& notes) {
+  if (ev.requests.empty() || t.engine.empty()) return;
+  const auto offset = records_offset(ev);
+  if (!offset) {
+    notes.push_back("no per-request dots on the timeline: the request records' times are relative to a run whose start is unknown "
+                    "(expected one bench folder with summary.json run.start_unix_s, or records in unix seconds)");
+    return;
+  }
+  const double t0 = t.engine.front().t_s, t1 = t.engine.back().t_s;
+  size_t inside = 0;
+  for (const auto& r : ev.requests) {
+    const double sent = *offset + r.send_s.value_or(r.arrival_s);
+    inside += sent >= t0 - 1 && sent <= t1 + 1;
+    if (r.status == core::RequestStatus::ok && r.ttft_s) t.requests.push_back({sent, *r.ttft_s, r.e2e_s});
+    if (r.status == core::RequestStatus::error) t.failures.push_back({sent, r.failed_after_s, r.error_category});
+  }
+  if (inside == 0) {
+    t.requests.clear();
+    t.failures.clear();
+    notes.push_back(fmt::format("no per-request dots on the timeline: none of the {} request records falls inside the scrapes' "
+                                "time range (a different clock, or another run)",
+                                ev.requests.size()));
+  }
+}
+
 report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const diagnose::Report& r) {
   report::HtmlReport h;
   h.title = "llmtriage diagnosis";
@@ -169,10 +225,15 @@ report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const 
   report::TimelineData t{"the diagnosis' evidence", in.now.engine_samples, in.now.gpu_samples, {}, {}, {}};
   if (in.snapshot_path) {
     t.source = *in.snapshot_path;
-    if (auto s = collect::read_snapshot(*in.snapshot_path))
+    if (auto s = collect::read_snapshot(*in.snapshot_path)) {
       for (const auto& sl : s->slots) t.slots.push_back({sl.t_s, sl.busy(), static_cast<int>(sl.slots.size())});
+      if (s->created_unix_s > 0) t.snapshot_unix_s = s->created_unix_s;
+    }
   }
-  if (!t.engine.empty() || !t.gpu.empty()) h.timeline = std::move(t);
+  if (!t.engine.empty() || !t.gpu.empty()) {
+    put_requests_on_clock(in.now, t, h.notes);
+    h.timeline = std::move(t);
+  }
   if (in.baseline && !in.baseline->requests.empty()) h.runs.push_back({"baseline", true, "baseline", in.baseline->requests});
   if (!in.now.requests.empty()) h.runs.push_back({"now", false, "now", in.now.requests});
   if (h.runs.size() == 1) h.runs.front().baseline = false;

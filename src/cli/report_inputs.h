@@ -28,6 +28,11 @@ core::Result<report::HtmlReport> load_report_inputs(const std::vector<std::strin
 // The HTML report of a diagnosis just made: its layer strip and findings, the timeline of the
 // evidence it read (llama.cpp slots from the kept snapshot), the CDFs of its request records
 // (now, and the baseline's), the SLO it judged against.
+// Each request's TTFT and each failure of `ev` on the scrapes' clock in `t` (a bench folder's
+// records are offset by its run's start; unix-time records are taken as they are); a note in
+// `notes` when the records' clock is unknown or does not overlap the scrapes.
+void put_requests_on_clock(const core::Evidence& ev, report::TimelineData& t, std::vector<std::string>& notes);
+
 report::HtmlReport html_from_diagnosis(const diagnose::DiagnoseInput& in, const diagnose::Report& r);
 
 // The waterfall's blocks (docs/report.md) from a ledger, in the ledger's order, with the engine's

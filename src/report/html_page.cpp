@@ -83,7 +83,14 @@ std::string render_html(const HtmlReport& r) {
   if (r.ledger) add("ledger", ledger_waterfall(*r.ledger));
   data["timeline"] = nullptr;
   if (r.timeline) {
-    ChartOut tl = timeline_chart(*r.timeline, r.slo.ttft_s, notes);
+    // Each finding's onset on the events lane: its evidence items that compare a reading with a
+    // threshold, in the diagnosis' order (the timeline picks the first it has a series for).
+    TimelineData timeline = *r.timeline;
+    if (r.diagnosis)
+      for (const auto& f : r.diagnosis->findings)
+        for (const auto& e : f.evidence)
+          if (e.threshold && !e.op.empty()) timeline.watches.push_back({f.id, e.indicator, e.op, *e.threshold});
+    ChartOut tl = timeline_chart(timeline, r.slo.ttft_s, notes);
     body += tl.html;
     data["timeline"] = std::move(tl.data);
   }

@@ -38,6 +38,7 @@ struct TimelineData {
   struct RequestTtft {
     double sent_unix_s = 0;
     double ttft_s = 0;
+    std::optional<double> e2e_s = {};  // with it, the request counts as the client's in flight until sent + e2e
   };
   std::vector<RequestTtft> requests;
   // Requests that failed, on the same clock: the events lane counts errors and timeouts per
@@ -48,6 +49,17 @@ struct TimelineData {
     std::string category;  // "timeout_ttfb", "http_503", ...: a timeout when it names one
   };
   std::vector<RequestFailure> failures = {};  // "= {}": brace-initialised TimelineData elsewhere may leave it out
+  // Instants on the events lane: when the snapshot was taken (unix s), and each finding's onset,
+  // the first reading whose value crosses the finding's own threshold (render_html fills the
+  // watches from the diagnosis; html_timeline_data.cpp maps each indicator to its lane's series).
+  std::optional<double> snapshot_unix_s = {};
+  struct Watch {
+    std::string finding;    // the finding's id: the mark's label
+    std::string indicator;  // "waiting_p50", "kv_usage_max", "preemptions_per_s", "clock_ratio", ...
+    std::string op;         // ">", ">=", "<", "<="
+    double threshold = 0;
+  };
+  std::vector<Watch> watches = {};
 };
 
 // One set of request records (a bench run, --records): the latency CDFs draw each run.

@@ -35,13 +35,13 @@ const std::vector<Lane>& lanes() {
   static const std::vector<Lane> l = {
       {"latency", "TTFT per scrape interval, p50 and p99 (server histogram)", "s", false},
       {"ttft_parts", "TTFT decomposed, mean per scrape interval: queue, prefill, rest of the server, client/gateway", "s", false},
-      {"requests", "Requests: running, waiting", "requests", false},
+      {"requests", "Requests: running, waiting (the engine), in flight (the client)", "requests", false},
       {"kv", "KV cache usage (ticks: preemptions)", "fraction", true},
       {"kv_demand", "KV demand against the pool, tokens: (running + waiting) × mean prompt + output length (ticks: preemptions)", "tokens", false},
       {"tokens", "Throughput from counter differences, tok/s", "tok/s", false},
       {"clock", "GPU SM clock against its maximum, MHz", "MHz", false},
       {"power", "GPU power against its limit, W", "W", false},
-      {"events", "Events: restarts, failed requests per scrape interval", "requests", false},
+      {"events", "Events: restarts, failed requests per scrape interval, the snapshot, each finding's onset", "requests", false},
   };
   return l;
 }
@@ -116,6 +116,19 @@ void draw_events(Svg& svg, const Built& b, const Scale& sx, const Scale& sy, con
     svg.title(tip);
     if (e.errors > 0) svg.rect(x0, sy(e.errors), x1 - x0, sy(0) - sy(e.errors), "ev-error");
     if (e.timeouts > 0) svg.rect(x0, sy(e.errors + e.timeouts), x1 - x0, sy(e.errors) - sy(e.errors + e.timeouts), "ev-timeout");
+    svg.close_group();
+  }
+  // The snapshot and each finding's onset: a dashed line with its name, staggered so that close
+  // instants stay readable; the tooltip says what the instant is.
+  for (size_t i = 0; i < b.marks.size(); ++i) {
+    const auto& m = b.marks[i];
+    const std::string cls = m.kind == "snapshot" ? "snapshot" : "onset";
+    svg.open_group(cls + "-mark");
+    svg.title(format_value(m.t, "s") + ": " + m.detail);
+    svg.line(sx(m.t), f.top, sx(m.t), f.bottom(), cls + "-line");
+    const bool near_right = sx(m.t) > f.right() - 160;  // the label goes left of its line there
+    svg.text(near_right ? sx(m.t) - 3 : sx(m.t) + 3, f.top + 22 + 12 * static_cast<double>(i % 5), m.label, cls + "-label",
+             near_right ? "end" : "start");
     svg.close_group();
   }
   for (double t : b.restarts) {
@@ -257,6 +270,10 @@ std::string draw_lane(const Lane& lane, const std::vector<const Series*>& ss, co
   }
   if (lane.id == "events") {
     if (!b.restarts.empty()) legend += "<span class=\"legend-note\">| restart (a counter went down)</span>";
+    if (std::any_of(b.marks.begin(), b.marks.end(), [](const timeline::Mark& m) { return m.kind == "onset"; }))
+      legend += "<span class=\"legend-note\">¦ a finding's onset (its first reading over its threshold)</span>";
+    if (std::any_of(b.marks.begin(), b.marks.end(), [](const timeline::Mark& m) { return m.kind == "snapshot"; }))
+      legend += "<span class=\"legend-note\">¦ the snapshot</span>";
     legend += "<span class=\"legend-hint\"><span class=\"swatch-box ev-error\"></span>errors <span class=\"swatch-box ev-timeout\"></span>timeouts</span>";
   }
   if (lane.id == "clock" && !b.bands.empty()) legend += "<span class=\"legend-hint\"><span class=\"swatch-box band-swatch\"></span>a limiting throttle reason active</span>";
@@ -281,8 +298,8 @@ ChartOut timeline_chart(const TimelineData& tl, std::optional<double> ttft_slo_s
     for (const auto& s : b.series)
       if (s.lane == lane.id) ss.push_back(&s);
     if (lane.id == "events") {
-      if (!b.failed.empty() || !b.restarts.empty()) drawn.emplace_back(&lane, std::move(ss));
-      else notes.push_back(tl.failures.empty() ? "timeline: no events lane (no restart in the readings, no failed request on their clock)"
+      if (!b.failed.empty() || !b.restarts.empty() || !b.marks.empty()) drawn.emplace_back(&lane, std::move(ss));
+      else notes.push_back(tl.failures.empty() ? "timeline: no events lane (no restart in the readings, no failed request on their clock, no finding's onset)"
                                                : "timeline: no events lane (no restart; the failed requests fall outside the readings' time range)");
       if (b.failures_outside > 0 && !b.failed.empty())
         notes.push_back(fmt::format("timeline: {} failed request(s) outside the readings' time range are not on the events lane", b.failures_outside));
@@ -331,8 +348,10 @@ ChartOut timeline_chart(const TimelineData& tl, std::optional<double> ttft_slo_s
   for (const auto& e : b.failed) failed.push_back({{"from_s", e.from}, {"to_s", e.to}, {"errors", e.errors}, {"timeouts", e.timeouts}});
   for (const auto& x : b.bands) bands.push_back({{"gpu", x.gpu}, {"reason", x.reason}, {"from_s", x.from}, {"to_s", x.to}});
   for (size_t i = 0; i < pre.size() && i < b.preempt_rate.size(); ++i) pre[i]["per_s"] = b.preempt_rate[i].second;
+  nlohmann::json marks = nlohmann::json::array();
+  for (const auto& m : b.marks) marks.push_back({{"t_s", m.t}, {"kind", m.kind}, {"label", m.label}, {"detail", m.detail}});
   out.data = {{"source", tl.source}, {"t0_unix_s", b.t0}, {"t1_s", b.t1}, {"series", series}, {"preemptions", pre},
-              {"requests_drawn", b.requests.size()}, {"restarts_s", b.restarts}, {"failed", failed}, {"throttle_bands", bands}};
+              {"requests_drawn", b.requests.size()}, {"restarts_s", b.restarts}, {"failed", failed}, {"throttle_bands", bands}, {"marks", marks}};
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "ingest/metrics_quantile.h"
 
@@ -84,6 +85,122 @@ bool limiting(const std::string& reason) {
          reason == "hw_thermal_slowdown" || reason == "hw_power_brake_slowdown";
 }
 
+
+// Which of the timeline's per-reading series a finding's indicator is judged on. The diagnosis
+// reads a window statistic (waiting's median, KV usage's maximum); its onset on the timeline is
+// the first single reading that crosses the same threshold: when the condition first showed, not
+// when the window's statistic settled. "@..." series are derived here (preemptions per second
+// over each scrape interval; SM clock / max and power / limit per GPU reading). Indicators with no
+// per-reading series (log events, settings, request counts) get no onset.
+struct OnsetSource {
+  const char* indicator;
+  const char* series;
+};
+constexpr OnsetSource kOnsetSources[] = {
+    {"waiting", "waiting"},         {"waiting_p50", "waiting"},       {"waiting_max", "waiting"},
+    {"running", "running"},         {"running_max", "running"},       {"kv_usage", "kv_usage"},
+    {"kv_usage_max", "kv_usage"},   {"kv_usage_mean", "kv_usage"},    {"ttft_p99_s", "ttft_p99"},
+    {"ttft_p50_s", "ttft_p50"},     {"preemptions_per_s", "@preempt_rate"},
+    {"clock_ratio", "@clock_ratio"}, {"power_ratio", "@power_ratio"},
+};
+
+bool crosses(double v, const std::string& op, double th) {
+  if (op == ">") return v > th;
+  if (op == ">=") return v >= th;
+  if (op == "<") return v < th;
+  if (op == "<=") return v <= th;
+  return false;
+}
+
+// (t, value) pairs of a series, or of a derived one.
+std::vector<std::pair<double, double>> readings_of(const Built& b, const std::string& id) {
+  std::vector<std::pair<double, double>> out;
+  if (id == "@preempt_rate") return b.preempt_rate;
+  if (id == "@clock_ratio" || id == "@power_ratio") {
+    const bool clock = id == "@clock_ratio";
+    for (const auto& s : b.series) {
+      const std::string suffix = clock ? "_sm_clock" : "_power";
+      if (s.id.size() <= suffix.size() || s.id.compare(s.id.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+      const std::string limit_id = s.id.substr(0, s.id.size() - suffix.size()) + (clock ? "_max_sm_clock" : "_power_limit");
+      for (const auto& l : b.series) {
+        if (l.id != limit_id) continue;
+        std::map<double, double> lim;
+        for (size_t i = 0; i < l.t.size(); ++i) lim[l.t[i]] = l.v[i];
+        for (size_t i = 0; i < s.t.size(); ++i)
+          if (auto it = lim.find(s.t[i]); it != lim.end() && it->second > 0) out.emplace_back(s.t[i], s.v[i] / it->second);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  for (const auto& s : b.series)
+    if (s.id == id)
+      for (size_t i = 0; i < s.t.size(); ++i) out.emplace_back(s.t[i], s.v[i]);
+  return out;
+}
+
+// Each watched finding's onset: the first instant at which every one of its conditions that has a
+// per-reading series holds at once (each series read as a step: its latest reading at or before
+// that instant). A finding's conditions are conjunctive (the scheduling rule needs a queue AND
+// room in the KV pool AND the batch at its cap), so one reading alone would date it too early.
+// A finding needs at least one rising condition (> or >=) or a clock drop among them: a "<"
+// alone on the queue or the KV pool is context (room to spare), true from an idle start.
+// A finding whose readings never meet its conditions together gets no mark (its window statistic
+// crossed, no single instant did: e.g. a median over a burst).
+void add_onsets(const TimelineData& tl, Built& b) {
+  struct Cond {
+    const TimelineData::Watch* w;
+    const OnsetSource* src;
+    std::vector<std::pair<double, double>> pts;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<Cond>> by_finding;
+  for (const auto& w : tl.watches) {
+    if (!by_finding.count(w.finding)) order.push_back(w.finding);
+    auto& conds = by_finding[w.finding];
+    for (const auto& o : kOnsetSources)
+      if (w.indicator == o.indicator) {
+        auto pts = readings_of(b, o.series);
+        if (!pts.empty()) conds.push_back({&w, &o, std::move(pts)});
+      }
+  }
+  auto label_of = [&](const std::string& id) {
+    if (id == "@preempt_rate") return std::string("preemptions/s");
+    if (id == "@clock_ratio") return std::string("SM clock / max");
+    if (id == "@power_ratio") return std::string("power / limit");
+    for (const auto& x : b.series)
+      if (x.id == id) return x.label;
+    return id;
+  };
+  for (const auto& finding : order) {
+    const auto& conds = by_finding[finding];
+    const bool rising = std::any_of(conds.begin(), conds.end(), [](const Cond& c) {
+      return c.w->op == ">" || c.w->op == ">=" || std::string(c.src->series) == "@clock_ratio";
+    });
+    if (conds.empty() || !rising) continue;
+    std::vector<double> times;
+    for (const auto& c : conds)
+      for (const auto& [t, v] : c.pts) times.push_back(t);
+    std::sort(times.begin(), times.end());
+    for (double t : times) {
+      bool all = true;
+      std::string readings;
+      for (const auto& c : conds) {
+        auto it = std::upper_bound(c.pts.begin(), c.pts.end(), t, [](double x, const std::pair<double, double>& p) { return x < p.first; });
+        if (it == c.pts.begin() || !std::isfinite(std::prev(it)->second) || !crosses(std::prev(it)->second, c.w->op, c.w->threshold)) {
+          all = false;
+          break;
+        }
+        readings += fmt::format("{}{} {} {:.4g} (it read {:.4g})", readings.empty() ? "" : ", ", label_of(c.src->series), c.w->op,
+                                c.w->threshold, std::prev(it)->second);
+      }
+      if (!all) continue;
+      b.marks.push_back({t, "onset", finding, finding + " begins: the first reading with " + readings});
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 Built build(const TimelineData& tl) {
@@ -99,8 +216,10 @@ Built build(const TimelineData& tl) {
 
   std::map<int, std::vector<const core::GpuSample*>> by_gpu;
   for (const auto& g : tl.gpu) by_gpu[g.index].push_back(&g);
-  b.series.reserve(16 + 4 * by_gpu.size());  // the references below stay valid
+  constexpr size_t kFixedSeries = 17, kPerGpu = 4;  // the series() calls below: their references must stay valid
+  b.series.reserve(kFixedSeries + kPerGpu * by_gpu.size());
   auto series = [&](std::string id, std::string label, std::string lane, std::string unit, std::string cls) -> Series& {
+    if (b.series.size() == b.series.capacity()) throw std::logic_error("timeline: more series than reserved (kFixedSeries)");
     b.series.push_back(Series{std::move(id), std::move(label), std::move(lane), std::move(unit), std::move(cls), {}, {}});
     return b.series.back();
   };
@@ -109,6 +228,7 @@ Built build(const TimelineData& tl) {
   Series& running = series("running", "running", "requests", "requests", "s0");
   Series& waiting = series("waiting", "waiting", "requests", "requests", "s1");
   Series& busy = series("slots_busy", "slots busy", "requests", "requests", "s2");
+  Series& in_flight = series("client_in_flight", "client in flight", "requests", "requests", "s3");
   Series& total = series("slots_total", "slots", "requests", "requests", "limit");
   Series& kv = series("kv_usage", "KV usage", "kv", "fraction", "s0");
   Series& prompt = series("prompt_tok_s", "prompt tok/s", "tokens", "tok/s", "s0");
@@ -209,6 +329,22 @@ Built build(const TimelineData& tl) {
     }
     for (const auto& [t, f] : by_end) b.failed.push_back(f);
   }
+  // The client's requests in flight at each scrape: sent and not yet answered (sent + E2E) or
+  // failed (sent + failed_after). Above running + waiting, the difference is held between the
+  // client and the engine: a gateway's queue, the network, or a router. Only with E2E on the records.
+  if (std::any_of(tl.requests.begin(), tl.requests.end(), [](const TimelineData::RequestTtft& r) { return r.e2e_s.has_value(); })) {
+    std::vector<std::pair<double, int>> edges;  // (unix s, +1 sent / -1 done)
+    for (const auto& r : tl.requests)
+      if (r.e2e_s && std::isfinite(*r.e2e_s)) edges.insert(edges.end(), {{r.sent_unix_s, +1}, {r.sent_unix_s + *r.e2e_s, -1}});
+    for (const auto& f : tl.failures) edges.insert(edges.end(), {{f.sent_unix_s, +1}, {f.sent_unix_s + f.failed_after_s.value_or(0), -1}});
+    std::sort(edges.begin(), edges.end());  // at one instant, a -1 before a +1: done before sent
+    size_t k = 0;
+    int open = 0;
+    for (const auto& a : agg) {
+      for (; k < edges.size() && edges[k].first <= a.t; ++k) open += edges[k].second;
+      push(in_flight, a.t, static_cast<double>(open));
+    }
+  }
   for (const auto& s : tl.slots) {
     push(busy, s.t_s, static_cast<double>(s.busy));
     push(total, s.t_s, static_cast<double>(s.total));
@@ -245,6 +381,13 @@ Built build(const TimelineData& tl) {
     if (t >= 0 && t <= b.t1 && std::isfinite(r.ttft_s)) b.requests.push_back({t, r.ttft_s});
   }
   std::sort(b.requests.begin(), b.requests.end(), [](const Point& a, const Point& c) { return a.x < c.x; });
+  add_onsets(tl, b);
+  if (tl.snapshot_unix_s) {
+    const double t = *tl.snapshot_unix_s - t0;
+    if (t >= -1 && t <= b.t1 + 1)  // a snapshot taken a second after its last scrape is still this run's
+      b.marks.push_back({std::clamp(t, 0.0, b.t1), "snapshot", "snapshot", "the snapshot was taken " + fmt::format("{:.4g} s", t) + " after the first reading"});
+  }
+  std::sort(b.marks.begin(), b.marks.end(), [](const Mark& x, const Mark& y) { return x.t < y.t; });
   return b;
 }
 

@@ -39,6 +39,14 @@ struct ThrottleBand {
   std::string reason;
 };
 
+// An instant on the events lane: the snapshot, or a finding's onset.
+struct Mark {
+  double t = 0;       // seconds since t0
+  std::string kind;   // "snapshot", "onset"
+  std::string label;  // "snapshot", the finding's id
+  std::string detail; // what the instant is: "first reading with waiting >= 10 requests (12)"
+};
+
 struct Built {
   std::vector<Series> series;
   std::vector<std::pair<double, double>> preemptions;  // (t, count)
@@ -48,6 +56,7 @@ struct Built {
   std::vector<FailedIn> failed;                        // intervals with a failed request
   std::vector<double> restarts;                        // t: a counter went down since the previous scrape
   std::vector<ThrottleBand> bands;
+  std::vector<Mark> marks;                             // time-ordered
   int failures_outside = 0;                            // failed requests outside the readings' time range
   double t0 = 0, t1 = 0;
 };

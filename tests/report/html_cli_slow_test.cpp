@@ -123,6 +123,30 @@ TEST_F(ReportCli, DiagnoseHtmlWritesThePageBesideItsOutput) {
   EXPECT_DOUBLE_EQ(data["latency"]["slo"]["ttft_s"].get<double>(), 2.0);  // the diagnosis' default SLO
 }
 
+// diagnose --html puts each request on the scrapes' clock: a bench folder's records are seconds
+// from its run's start (summary.json run.start_unix_s); without that start, no dots, and a note.
+TEST_F(ReportCli, DiagnoseHtmlDrawsEachRequestOnTheScrapesClock) {
+  fs::copy(kBench, dir_ / "run", fs::copy_options::recursive);
+  auto summary = nlohmann::json::parse(slurp(dir_ / "run" / "summary.json"));
+  summary["run"]["start_unix_s"] = 1764700000.5;  // metrics.jsonl: t_s -0.5 at unix 1764700000
+  { std::ofstream(dir_ / "run" / "summary.json") << summary.dump(2); }
+  const Outcome d = run("diagnose --bench run --html page.html");
+  ASSERT_NE(d.code, 2) << d.err;
+  const nlohmann::json data = embedded(slurp(dir_ / "page.html"));
+  ASSERT_TRUE(data.is_object());
+  // Six requests sent 0 to 2.5 s after the start; the scrapes span -0.5 to 2 s: four fall inside.
+  EXPECT_EQ(data["timeline"]["requests_drawn"], 4) << data["timeline"].dump();
+  for (const auto& n : data["notes"]) EXPECT_EQ(n.get<std::string>().find("no per-request dots"), std::string::npos) << n;
+
+  const Outcome old = run("diagnose --bench '" + kBench + "' --html old.html");
+  ASSERT_NE(old.code, 2) << old.err;
+  const nlohmann::json o = embedded(slurp(dir_ / "old.html"));
+  bool said = false;
+  for (const auto& n : o["notes"]) said |= n.get<std::string>().find("no per-request dots on the timeline: the request records' times are relative") == 0;
+  EXPECT_TRUE(said) << o["notes"].dump();
+  EXPECT_EQ(o["timeline"]["requests_drawn"], 0);
+}
+
 TEST_F(ReportCli, TwoDiagnosesDrawTheLastAndSaySo) {
   const Outcome d = run("diagnose --bench '" + kBench + "' --json");
   ASSERT_NE(d.code, 2) << d.err;

@@ -174,9 +174,11 @@ TEST(HtmlPage, EachChartIsThereWhenItsDataIs) {
   const std::string html = render_html(full());
   EXPECT_NE(html.find("class=\"layer-strip\""), std::string::npos);
   EXPECT_EQ(count(html, "class=\"layer state-"), 5u);
-  for (const char* lane : {"lane-latency", "lane-requests", "lane-kv", "lane-tokens", "lane-clock", "lane-power"})
+  // The events lane carries kv_pool_saturated's onset (its first reading over its thresholds).
+  for (const char* lane : {"lane-latency", "lane-requests", "lane-kv", "lane-tokens", "lane-clock", "lane-power", "lane-events"})
     EXPECT_NE(html.find(std::string("id=\"") + lane + "\""), std::string::npos) << lane;
-  EXPECT_EQ(count(html, "<svg class=\"chart lane\""), 6u);
+  EXPECT_EQ(count(html, "<svg class=\"chart lane\""), 7u);
+  EXPECT_NE(html.find("kv_pool_saturated begins: the first reading with"), std::string::npos);
   EXPECT_NE(html.find("SLO 500 ms</text>"), std::string::npos);  // on the TTFT lane and the TTFT CDF
   for (const char* m : {"cdf-ttft_s", "cdf-tpot_s", "cdf-e2e_s"}) EXPECT_NE(html.find(m), std::string::npos) << m;
   EXPECT_NE(html.find("class=\"slo\""), std::string::npos);  // the SLO line

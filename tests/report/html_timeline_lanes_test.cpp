@@ -177,3 +177,78 @@ TEST(HtmlTimelineLanes, ThrottleReasonBandsOnTheClockLane) {
 
 }  // namespace
 }  // namespace llmtriage::report
+
+namespace llmtriage::report {
+namespace {
+
+diagnose::EvidenceItem cond(std::string indicator, double value, std::string op, double threshold) {
+  diagnose::EvidenceItem e;
+  e.indicator = std::move(indicator);
+  e.value = value;
+  e.op = std::move(op);
+  e.threshold = threshold;
+  return e;
+}
+
+// The client's requests in flight at each scrape (sent, not yet answered or failed), beside the
+// engine's running and waiting: what sits between the two is held by a gateway or the network.
+TEST(HtmlTimelineLanes, ClientInFlightAtEachScrapeFromSentAndEndToEnd) {
+  HtmlReport h;
+  h.timeline = readings();
+  for (int k = 0; k < 3; ++k) h.timeline->requests.push_back({kT0 + 5, 0.5, 20.0});  // in flight over [5, 25)
+  h.timeline->failures = {{kT0 + 12, 10.0, "timeout_ttfb"}};                           // over [12, 22)
+  const auto d = timeline_json(render_html(h));
+  const auto* f = series(d, "client_in_flight");
+  ASSERT_TRUE(f);
+  EXPECT_EQ((*f)["lane"], "requests");
+  ASSERT_EQ((*f)["v"].size(), 6u);
+  const std::vector<double> want = {0, 3, 4, 0, 0, 0};  // at 0, 10, 20, 30, 40, 50 s
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_DOUBLE_EQ((*f)["v"][i].get<double>(), want[i]) << i;
+  // Records without E2E: no such series (the count would be wrong, not zero).
+  h.timeline->requests = {{kT0 + 5, 0.5}};
+  h.timeline->failures.clear();
+  EXPECT_FALSE(series(timeline_json(render_html(h)), "client_in_flight"));
+}
+
+// Each finding's onset: the first reading at which all its conditions that have a per-reading
+// series hold together. The readings queue from 30 s (waiting 40) and preempt from 40 s.
+TEST(HtmlTimelineLanes, EachFindingsOnsetIsItsFirstReadingOverItsOwnThresholds) {
+  HtmlReport h;
+  h.timeline = readings();
+  h.timeline->snapshot_unix_s = kT0 + 50.5;  // written half a second after the last scrape
+  diagnose::Report r;
+  diagnose::Finding queue;
+  queue.id = "running_cap_queueing";
+  // Conjunctive: the queue (from 30 s) AND room in the pool (always: 0.5 < 0.9); a log line has no series.
+  queue.evidence = {cond("waiting_p50", 40, ">=", 10), cond("kv_usage", 0.5, "<", 0.9), cond("log_lines", 3, ">=", 1)};
+  diagnose::Finding storm;
+  storm.id = "preemption_storm";
+  storm.evidence = {cond("preemptions_per_s", 0.5, ">=", 0.1)};
+  diagnose::Finding spare;  // "<" alone on the pool is context, true from the start: no onset
+  spare.id = "kv_to_spare";
+  spare.evidence = {cond("kv_usage_max", 0.5, "<", 0.9)};
+  diagnose::Finding never;  // its window statistic crossed, no reading did: no onset
+  never.id = "deep_queue";
+  never.evidence = {cond("waiting_max", 400, ">=", 100)};
+  r.findings = {queue, storm, spare, never};
+  h.diagnosis = r;
+  const std::string html = render_html(h);
+  EXPECT_NE(html.find("id=\"lane-events\""), std::string::npos);
+  const auto d = timeline_json(html);
+  const auto& marks = d["timeline"]["marks"];
+  ASSERT_EQ(marks.size(), 3u) << marks.dump(2);
+  EXPECT_EQ(marks[0]["label"], "running_cap_queueing");
+  EXPECT_DOUBLE_EQ(marks[0]["t_s"].get<double>(), 30);
+  EXPECT_NE(marks[0]["detail"].get<std::string>().find("waiting >= 10 (it read 40), KV usage < 0.9 (it read 0.5)"), std::string::npos)
+      << marks[0]["detail"];
+  EXPECT_EQ(marks[1]["label"], "preemption_storm");
+  EXPECT_DOUBLE_EQ(marks[1]["t_s"].get<double>(), 40);  // 5 preemptions over (30, 40]
+  EXPECT_EQ(marks[2]["kind"], "snapshot");
+  EXPECT_DOUBLE_EQ(marks[2]["t_s"].get<double>(), 50);  // drawn at the last reading's edge
+  EXPECT_NE(html.find("class=\"onset-line\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"snapshot-line\""), std::string::npos);
+  EXPECT_NE(html.find("a finding's onset"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace llmtriage::report
