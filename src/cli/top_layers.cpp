@@ -6,6 +6,7 @@
 
 #include "core/units.h"
 #include "diagnose/diagnose.h"
+#include "report/diagnose_format.h"
 
 namespace llmtriage::cli {
 namespace {
@@ -48,6 +49,15 @@ std::vector<collect::LayerLine> judge_layers(const collect::Snapshot& recent) {
       for (const char* prefix : {"Suspected: ", "suspected: "})
         if (l.text.rfind(prefix, 0) == 0) l.text = l.text.substr(std::string(prefix).size());
       if (more) l.text = "[+" + std::to_string(more) + " more] " + l.text;
+      // An alert says its remedy: a located finding at warning or above, its first listed fix
+      // (the text report's wording: the engine's flag, from -> to, and what it changes).
+      if (top->status != "suspected" && top->severity >= diagnose::Severity::warning)
+        for (const auto& rem : top->remedies)
+          if (rem.kind == diagnose::Remedy::Kind::change && diagnose::listed_as_fix(rem)) {
+            l.fix = report::format_change(rem);
+            if (const std::string e = report::format_effect(rem); !e.empty()) l.fix += ": " + e;
+            break;
+          }
       for (const auto& e : top->evidence)
         if (e.value) {
           l.text += " (" + reading(e) + ")";

@@ -59,6 +59,10 @@ TopSession::KeyResult TopSession::on_key(int key, double now) {
     case 'S':
       message_ = write_snapshot_now(now);
       return KeyResult::redraw;
+    case 'e':
+    case 'E':
+      explain_ = !explain_;
+      return KeyResult::redraw;
     default:
       return KeyResult::ignored;
   }
@@ -74,6 +78,7 @@ Frame TopSession::frame(double now) const {
     f.layers_age_s = judged_at_ < 0 ? 0 : std::max(0.0, now - judged_at_);
   }
   f.paused = paused_;
+  f.explain = explain_;
   f.message = message_;
   return f;
 }

@@ -49,6 +49,7 @@ class TopSession {
   std::vector<LayerLine> layers_;
   double judged_at_ = -1;
   bool paused_ = false;
+  bool explain_ = false;  // the `e` key
   Frame frozen_;
   std::string message_;
   int scrapes_ = 0;

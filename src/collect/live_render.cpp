@@ -60,6 +60,29 @@ std::string bar(double fraction, int cells) {
   return "[" + std::string(full, '#') + std::string(cells - full, '.') + "]";
 }
 
+// The values as a braille sparkline, two values per cell (U+2800 + dots), each a bar from the
+// bottom of 0 to 4 dots scaled to the largest; a value above zero shows at least one dot. The
+// last 2 x cells values are drawn.
+std::string braille(const std::vector<double>& v, size_t cells, double top) {
+  const size_t n = std::min(v.size(), 2 * cells), start = v.size() - n;
+  auto height = [&](double x) {
+    if (!(x > 0) || !(top > 0)) return 0;
+    return std::clamp(static_cast<int>(std::lround(x / top * 4)), 1, 4);
+  };
+  static constexpr unsigned kLeft[] = {0x40, 0x04, 0x02, 0x01}, kRight[] = {0x80, 0x20, 0x10, 0x08};  // bottom up
+  std::string out;
+  for (size_t i = 0; i < n; i += 2) {
+    unsigned bits = 0;
+    for (int h = 0; h < height(v[start + i]); ++h) bits |= kLeft[h];
+    if (i + 1 < n)
+      for (int h = 0; h < height(v[start + i + 1]); ++h) bits |= kRight[h];
+    out += static_cast<char>(0xE2);
+    out += static_cast<char>(0xA0 | (bits >> 6));
+    out += static_cast<char>(0x80 | (bits & 0x3F));
+  }
+  return out;
+}
+
 const char* state_sgr(const std::string& state) {
   if (state == "critical") return "1;31";
   if (state == "warning") return "33";
@@ -152,6 +175,17 @@ void scheduling(const Frame& f, bool color, std::vector<std::string>& out) {
   if (f.prompt_tok_s || f.generation_tok_s) t += "   (over " + core::format_duration_s(f.rate_window_s) + ")";
   else t += "   (rates need two scrapes)";
   out.push_back(t);
+  if (f.prompt_tok_s_history.size() >= 2 || f.generation_tok_s_history.size() >= 2) {
+    constexpr size_t kCells = 24;  // 48 intervals: the kept minute at one scrape a second, nearly
+    auto spark = [&](const char* name, const std::vector<double>& h) {
+      if (h.size() < 2) return fmt::format("{} -", name);
+      const size_t n = std::min(h.size(), 2 * kCells);
+      const double peak = *std::max_element(h.end() - static_cast<std::ptrdiff_t>(n), h.end());
+      return fmt::format("{} {} (peak {})", name, braille(h, kCells, peak), core::format_number(peak));
+    };
+    out.push_back(fmt::format("         last {:<6}  {}   {}", core::format_duration_s(f.history_s),
+                              spark("prompt", f.prompt_tok_s_history), spark("generation", f.generation_tok_s_history)));
+  }
   if (f.slots_decode_tok_s)
     out.push_back("         decoding now " + core::format_number(*f.slots_decode_tok_s) +
                   " tok/s in the slots (/slots; llama.cpp's counters move only when a request ends)");
@@ -169,12 +203,19 @@ void latency(const Frame& f, std::vector<std::string>& out) {
                   " (bench or request records give them)");
     return;
   }
-  out.push_back(fmt::format("latency  last {:<8} {:>8} {:>9} {:>9} {:>9}", core::format_duration_s(f.quantile_window_s),
-                            "count", "p50", "p95", "p99"));
+  // Beside the main window, the p99 over the other spans (5 s and 60 s by default): a short span's
+  // p99 above the long one's is a tail rising now.
+  std::string head = fmt::format("latency  last {:<8} {:>8} {:>9} {:>9} {:>9}", core::format_duration_s(f.quantile_window_s),
+                                 "count", "p50", "p95", "p99");
+  if (!f.latency.empty())
+    for (const auto& w : f.latency.front().p99_by_window) head += fmt::format(" {:>12}", "p99 " + core::format_duration_s(w.window_s));
+  out.push_back(head);
   for (const auto& q : f.latency) {
     if (q.count <= 0 && !any) continue;
-    out.push_back(fmt::format("  {:<13}  {:>8} {:>9} {:>9} {:>9}{}", q.name, core::format_number(q.count), dur(q.p50_s),
-                              dur(q.p95_s), dur(q.p99_s), q.since_start ? "  (since the engine started)" : ""));
+    std::string extra;
+    for (const auto& w : q.p99_by_window) extra += fmt::format(" {:>12}", dur(w.p99_s));
+    out.push_back(fmt::format("  {:<13}  {:>8} {:>9} {:>9} {:>9}{}{}", q.name, core::format_number(q.count), dur(q.p50_s),
+                              dur(q.p95_s), dur(q.p99_s), extra, q.since_start ? "  (since the engine started)" : ""));
   }
   if (!any) out.push_back("  no request finished in the window");
 }
@@ -243,7 +284,35 @@ void layers(const Frame& f, int width, bool color, std::vector<std::string>& out
     if (parts.empty()) parts.push_back("");
     out.push_back(fmt::format("  {:<20} ", layer_name(l.layer)) + paint(st, state_sgr(l.state), color) + " " + parts[0]);
     for (size_t i = 1; i < parts.size(); ++i) out.push_back(std::string(kIndent, ' ') + parts[i]);
+    if (!l.fix.empty())
+      for (const auto& part : wrap("fix: " + l.fix, cols, 2)) out.push_back(std::string(kIndent, ' ') + paint(part, "1", color));
   }
+}
+
+// The `e` key: what each block means and where its numbers come from, in a few lines.
+void explanation(const Frame& f, int width, std::vector<std::string>& out) {
+  static const char* kLines[] = {
+      "queue    running and waiting requests now; the cap is max-num-seqs (--engine-args) or llama.cpp's slots. Waiting "
+      "above zero while KV has room: the batch cap or the arrival rate, not memory",
+      "kv       the KV pool's usage (tokens when the engine says its size); preemptions/s from the counter: above ~0.5/s the "
+      "pool is too small for the batch (fix: fewer sequences, FP8 KV, more memory)",
+      "tokens   prompt and generation tok/s from counter differences (never the reset-on-read gauges); the sparklines are "
+      "each interval's rate over the kept minute, scaled to their peak",
+      "latency  TTFT, ITL and queue time quantiles from the histograms' difference inside each window: only what "
+      "finished there; the extra p99 columns are shorter and longer windows (short above long: the tail is rising now)",
+      "gpu      SM clock against its max and power against its limit first: a clock below max at the power cap is "
+      "throttling (operator/hardware layer)",
+      "layers   llmtriage diagnose on the last window, top-down: load, scheduling/capacity, operator/hardware, "
+      "numeric/parameters, gateway/client; `fix:` is the finding's first remedy, in the engine's flag names",
+  };
+  out.push_back("explain  (e hides this)");
+  const size_t cols = width > 30 ? static_cast<size_t>(width) - 9 : 40;
+  for (const char* l : kLines) {
+    const std::string text(l);
+    auto parts = wrap(text.substr(9), cols, 3);
+    for (size_t i = 0; i < parts.size(); ++i) out.push_back((i == 0 ? text.substr(0, 9) : std::string(9, ' ')) + parts[i]);
+  }
+  if (f.time_scale) out.push_back("clock    sim serve at a time scale: every rate and window is per virtual second (its llmtriage_sim_time_scale)");
 }
 
 }  // namespace
@@ -256,7 +325,8 @@ std::vector<std::string> render_frame(const Frame& f, const RenderOptions& o) {
   slots(f, out);
   gpus(f, o.color, out);
   layers(f, std::max(20, o.width), o.color, out);
-  std::string keys = "q quit  p " + std::string(f.paused ? "resume" : "pause") + "  s snapshot";
+  if (f.explain) explanation(f, std::max(20, o.width), out);
+  std::string keys = "q quit  p " + std::string(f.paused ? "resume" : "pause") + "  s snapshot  e " + (f.explain ? "hide the explanation" : "explain");
   if (!f.message.empty()) keys += "   " + paint(core::printable(f.message, 200), "1", o.color);
   out.push_back(keys);
   for (auto& l : out) l = cut(l, std::max(20, o.width));

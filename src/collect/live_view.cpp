@@ -260,6 +260,33 @@ Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o)
     f.latency.push_back(quantiles_of("TTFT", first->ttft, last.ttft, single));
     f.latency.push_back(quantiles_of("ITL", first->itl, last.itl, single));
     f.latency.push_back(quantiles_of("queue", first->queue, last.queue, single));
+    // The same p99 over the other spans: the oldest good scrape inside each against the newest.
+    for (double w : o.p99_windows_s) {
+      const LiveAgg* from = &last;
+      for (const auto& a : good)
+        if (a.t_s >= last.t_s - w - 1e-6) {
+          from = &a;
+          break;
+        }
+      const bool one = from == &last;
+      const core::Histogram LiveAgg::*fields[] = {&LiveAgg::ttft, &LiveAgg::itl, &LiveAgg::queue};
+      for (size_t i = 0; i < f.latency.size(); ++i) {
+        std::optional<double> p99;
+        if (!one) {
+          const Quantiles q = quantiles_of("", from->*fields[i], last.*fields[i], false);
+          if (!q.since_start) p99 = q.p99_s;  // across a reset it would be the engine's lifetime
+        }
+        // The span the scrapes inside really cover (less than asked while the window fills).
+        f.latency[i].p99_by_window.push_back({one ? w : last.t_s - from->t_s, p99});
+      }
+    }
+    // The rates between each two consecutive good scrapes: the last minute as sparklines.
+    for (size_t i = 1; i < good.size(); ++i) {
+      const std::vector<LiveAgg> pair = {good[i - 1], good[i]};
+      if (auto r = rate_of(pair, &LiveAgg::prompt)) f.prompt_tok_s_history.push_back(*r);
+      if (auto r = rate_of(pair, &LiveAgg::gen)) f.generation_tok_s_history.push_back(*r);
+    }
+    if (good.size() >= 2) f.history_s = good.back().t_s - good.front().t_s;
   } else {
     f.stale = true;
   }
@@ -292,8 +319,13 @@ Frame compute_frame(const LiveWindow& window, double now, const FrameOptions& o)
     const double k = *f.time_scale;
     for (auto* r : {&f.prompt_tok_s, &f.generation_tok_s, &f.finished_req_s, &f.preemptions_per_s, &f.slots_decode_tok_s})
       if (*r) **r /= k;
+    for (auto* h : {&f.prompt_tok_s_history, &f.generation_tok_s_history})
+      for (double& v : *h) v /= k;
     f.rate_window_s *= k;
     f.quantile_window_s *= k;
+    f.history_s *= k;
+    for (auto& q : f.latency)
+      for (auto& w : q.p99_by_window) w.window_s *= k;
   }
   return f;
 }
@@ -336,6 +368,7 @@ nlohmann::json to_json(const Frame& f) {
   put_frame(r, "preemptions_per_s", f.preemptions_per_s);
   put_frame(r, "prefix_hit_rate", f.prefix_hit_rate);
   put_frame(r, "slots_decode_tok_s", f.slots_decode_tok_s);
+  r["history"] = {{"span_s", f.history_s}, {"prompt_tok_s", f.prompt_tok_s_history}, {"generation_tok_s", f.generation_tok_s_history}};
   j["rates"] = r;
   nlohmann::json lat = {{"window_s", f.quantile_window_s}};
   for (const auto& q : f.latency) {
@@ -343,6 +376,11 @@ nlohmann::json to_json(const Frame& f) {
     put_frame(x, "p50_s", q.p50_s);
     put_frame(x, "p95_s", q.p95_s);
     put_frame(x, "p99_s", q.p99_s);
+    for (const auto& w : q.p99_by_window) {
+      nlohmann::json y = {{"window_s", w.window_s}};
+      put_frame(y, "p99_s", w.p99_s);
+      x["p99_by_window"].push_back(y);
+    }
     lat[q.name] = x;
   }
   j["latency"] = lat;
@@ -370,7 +408,10 @@ nlohmann::json to_json(const Frame& f) {
     j["gpu"]["gpus"].push_back(x);
   }
   j["layers"] = nlohmann::json::array();
-  for (const auto& l : f.layers) j["layers"].push_back({{"layer", l.layer}, {"state", l.state}, {"text", l.text}});
+  for (const auto& l : f.layers) {
+    j["layers"].push_back({{"layer", l.layer}, {"state", l.state}, {"text", l.text}});
+    if (!l.fix.empty()) j["layers"].back()["fix"] = l.fix;
+  }
   j["layers_age_s"] = f.layers_age_s;
   j["paused"] = f.paused;
   if (!f.message.empty()) j["message"] = f.message;

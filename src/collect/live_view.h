@@ -31,12 +31,20 @@ struct LayerLine {
   std::string layer;  // "load", "scheduling_capacity", ... (diagnose::to_string(Layer))
   std::string state;  // "critical", "warning", "info", "suspected", "clear", "not judged"
   std::string text;   // the finding's title and its key reading, or what cleared it / is missing
+  std::string fix;    // a finding at warning or above: its first listed remedy, in the engine's flag names
 };
 
 struct Quantiles {
   std::string name;   // "TTFT", "ITL", "queue"
   double count = 0;   // observations finished in the window
   std::optional<double> p50_s, p95_s, p99_s;
+  // The p99 over the shorter and the longer windows beside the main one (FrameOptions::
+  // p99_windows_s, e.g. 5 s and 60 s): a p99 over 5 s above the one over 60 s is a tail rising now.
+  struct WindowP99 {
+    double window_s = 0;   // the span the scrapes inside cover (as asked once the kept window is full)
+    std::optional<double> p99_s;
+  };
+  std::vector<WindowP99> p99_by_window;
   bool since_start = false;  // one scrape (or a reset) in the window: the engine's lifetime
   bool exposed = false;      // the engine exports this histogram at all
 };
@@ -85,6 +93,10 @@ struct Frame {
   // NOTE: /slots has no task id here; a slot whose decoded count went down started a new task,
   // and its new count is taken as decoded since the previous sample.
   std::optional<double> slots_decode_tok_s;
+  // Prompt and generation tok/s between each two consecutive good scrapes of the kept window
+  // (oldest first): the sparklines over the last minute.
+  std::vector<double> prompt_tok_s_history, generation_tok_s_history;
+  double history_s = 0;  // the span they cover
   // latency quantiles from histogram deltas over quantile_window_s
   double quantile_window_s = 0;
   // `sim serve` at a time scale (its llmtriage_sim_time_scale gauge): its counters and histograms
@@ -96,6 +108,7 @@ struct Frame {
   std::string gpu_source, gpu_note;
   std::vector<GpuRow> gpus;
   std::vector<LayerLine> layers;          // filled by the caller (the diagnosis lives above collect)
+  bool explain = false;                   // the `e` key: what each line means, below the frame
   double layers_age_s = 0;                // how old the layer judgement is
   // view state
   bool paused = false;
@@ -106,6 +119,7 @@ struct FrameOptions {
   double rate_window_s = 5;       // rates over the scrapes of the last N s (at least two scrapes)
   double quantile_window_s = 15;  // quantiles over the histogram delta of the last N s
   double stale_after_s = 3;       // a good scrape older than this is stale
+  std::vector<double> p99_windows_s = {5, 60};  // the p99 also over these spans, beside the main window
 };
 
 // The rolling window: a Snapshot whose scrapes, /slots samples and GPU samples older than keep_s

@@ -61,6 +61,8 @@ TEST(TopLayers, ADeepQueueAtTheConcurrencyCapIsTheSchedulingLayer) {
   const auto& s = line(lines, "scheduling_capacity");
   EXPECT_TRUE(s.state == "warning" || s.state == "critical") << s.state << ": " << s.text;
   EXPECT_FALSE(s.text.empty());
+  // The alert says its remedy, in the engine's flag names.
+  EXPECT_NE(s.fix.find(" -> "), std::string::npos) << s.text << " / fix: " << s.fix;
   // No GPU readings: said, with the one flag top has for it.
   const auto& hw = line(lines, "operator_hardware");
   EXPECT_EQ(hw.state, "not judged") << hw.text;

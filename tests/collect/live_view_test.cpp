@@ -384,3 +384,49 @@ TEST(LiveView, ARealEngineHasNoTimeScale) {
   EXPECT_DOUBLE_EQ(*f.generation_tok_s, 500);
   EXPECT_EQ(on_virtual_clock(w.recent(60)).scrapes[1].t_s, 102);
 }
+
+// Beside the main window, the p99 over a shorter and a longer span (each over the scrapes it
+// really covers); and each interval's rates as braille sparklines over the kept window.
+TEST(LiveView, P99OverOtherWindowsAndRateSparklines) {
+  LiveWindow w(Snapshot{}, 60);
+  w.add(scrape_of(vllm(8, 0, 0, 100, 0), 0));       // 100 fast requests
+  w.add(scrape_of(vllm(8, 0, 1000, 100, 0), 10));
+  w.add(scrape_of(vllm(8, 2, 3000, 100, 20), 20));  // 20 slow ones in (10, 20]
+  FrameOptions o;
+  o.quantile_window_s = 15;
+  o.p99_windows_s = {5, 60};
+  Frame f = compute_frame(w, 20, o);
+  const Quantiles& ttft = f.latency[0];
+  ASSERT_EQ(ttft.p99_by_window.size(), 2u);
+  EXPECT_FALSE(ttft.p99_by_window[0].p99_s);             // 5 s: one scrape inside, no difference
+  EXPECT_DOUBLE_EQ(ttft.p99_by_window[0].window_s, 5);
+  ASSERT_TRUE(ttft.p99_by_window[1].p99_s);              // 60 s: all three scrapes (20 s of them)
+  EXPECT_DOUBLE_EQ(ttft.p99_by_window[1].window_s, 20);
+  EXPECT_NEAR(*ttft.p99_by_window[1].p99_s, 0.995, 1e-9);  // the 20 slow ones finished since the first scrape
+  ASSERT_EQ(f.generation_tok_s_history.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.generation_tok_s_history[0], 100);  // 1000 tokens over (0, 10]
+  EXPECT_DOUBLE_EQ(f.generation_tok_s_history[1], 200);
+  EXPECT_TRUE(f.prompt_tok_s_history.empty());          // no prompt counter: no made-up zeros
+  EXPECT_DOUBLE_EQ(f.history_s, 20);
+  const std::string text = joined(render_frame(f, {}));
+  // Half height then full: left column 2 dots (0x40|0x04), right 4 (0x80|0x20|0x10|0x08) = U+28FC.
+  EXPECT_NE(text.find("last 20 s    prompt -   generation \u28fc (peak 200)"), std::string::npos) << text;
+  EXPECT_NE(text.find("p99 5 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("p99 20 s"), std::string::npos) << text;
+  const auto j = to_json(f);
+  EXPECT_EQ(j["latency"]["TTFT"]["p99_by_window"].size(), 2u);
+  EXPECT_EQ(j["rates"]["history"]["generation_tok_s"].size(), 2u);
+}
+
+TEST(TopSession, EExplainsTheScreenAndHidesItAgain) {
+  TopSession s(Snapshot{}, TopConfig{}, nullptr);
+  s.on_scrape(scrape_of(vllm(5, 1, 0, 0, 0), 1000), 1000);
+  EXPECT_EQ(joined(render_frame(s.frame(1000), {})).find("explain  (e hides this)"), std::string::npos);
+  EXPECT_EQ(s.on_key('e', 1000), TopSession::KeyResult::redraw);
+  const std::string shown = joined(render_frame(s.frame(1000), {}));
+  EXPECT_NE(shown.find("explain  (e hides this)"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("preemptions/s from the counter"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("e hide the explanation"), std::string::npos) << shown;
+  EXPECT_EQ(s.on_key('e', 1000), TopSession::KeyResult::redraw);
+  EXPECT_EQ(joined(render_frame(s.frame(1000), {})).find("explain  (e hides this)"), std::string::npos);
+}
