@@ -56,7 +56,56 @@ double ModelShape::total_params() const {
          (num_experts + n_shared_experts) * expert_params() * moe_layers;
 }
 
+double ModelShape::gemm_k_time_factor(int tp, double k0) const {
+  if (k0 <= 0) return 1.0;
+  const double t = std::max(1, tp);
+  double flops = 0, time = 0;
+  // params: this GEMM's weights on one GPU; k: its reduction dimension there. Column-parallel
+  // layers (QKV, gate/up, MLA's up-projections) keep K whole; row-parallel ones (O, down) split K.
+  auto add = [&](double params, double k, double count) {
+    if (params <= 0 || count <= 0) return;
+    const double kk = std::max(k, 1.0);
+    flops += params * count;
+    time += params * count * (kk + k0) / kk;
+  };
+  const double q = static_cast<double>(n_heads) * head_dim;
+  const double h = static_cast<double>(hidden);
+  if (kv_lora_rank > 0) {
+    const double lat = static_cast<double>(kv_lora_rank) + qk_rope_head_dim;
+    add(h * q / t + h * lat, h, n_layers);             // Q and the latent (+ rope key): K = hidden
+    add(kv_lora_rank * 2.0 * q / t, kv_lora_rank, n_layers);  // latent -> per-head K and V
+  } else {
+    add(h * (q + 2.0 * n_kv_heads * head_dim) / t, h, n_layers);  // fused QKV
+  }
+  add(q * h / t, q / t, n_layers);  // O projection
+  const double dense_layers = num_experts > 0 ? first_k_dense : n_layers;
+  add(2.0 * h * intermediate / t, h, dense_layers);              // gate + up
+  add(h * intermediate / t, intermediate / t, dense_layers);     // down
+  if (num_experts > 0) {
+    const double moe_layers = n_layers - first_k_dense;
+    const double active = experts_per_tok + n_shared_experts;
+    add(active * 2.0 * h * moe_intermediate / t, h, moe_layers);
+    add(active * h * moe_intermediate / t, moe_intermediate / t, moe_layers);
+    add(h * num_experts, h, moe_layers);  // router
+  }
+  return flops > 0 ? time / flops : 1.0;
+}
+
 namespace {
+
+// The shape kshape is relative to: a Llama-3-8B layer (hidden 4096, 32 heads of 128, 8 KV heads,
+// MLP 14336) at TP 1 -- most of the fit rows that set mfu (4 of 7 bf16) and mfu_fp8 (3 of 5 FP8).
+double reference_k_time_factor(double k0) {
+  ModelShape ref;  // the defaults are that layer
+  ref.hidden = 4096;
+  ref.n_heads = 32;
+  ref.n_kv_heads = 8;
+  ref.head_dim = 128;
+  ref.intermediate = 14336;
+  ref.num_experts = 0;
+  ref.kv_lora_rank = 0;
+  return ref.gemm_k_time_factor(1, k0);
+}
 
 // Every calibration key, once: the reader, the writer and the error message use this table.
 struct Field {
@@ -67,6 +116,7 @@ struct Field {
 constexpr Field kFields[] = {
     {"mfu", &Calibration::mfu, nullptr},
     {"mfu_fp8", &Calibration::mfu_fp8, nullptr},
+    {"gemm_k0", &Calibration::gemm_k0, nullptr},
     {"mbu", &Calibration::mbu, nullptr},
     {"attn_eff", &Calibration::attn_eff, nullptr},
     {"layer_fixed_us", &Calibration::layer_fixed_us, nullptr},
@@ -135,6 +185,14 @@ CostModel::CostModel(ModelShape m, HardwareShape h, Calibration c, const EngineP
   overlapped_ = c_.cpu_overlapped >= 0 ? c_.cpu_overlapped == 1 : preset.cpu_overlapped;
   // FP8 peaks are twice bf16 but the non-GEMM share does not shrink: a lower factor (overheads.md s.5).
   mfu_eff_ = h_.peak_flops > h_.peak_attn_flops * 1.5 ? c_.mfu_fp8 : c_.mfu;
+  // Per-tile fixed costs take the same time in any dtype while the K loop runs at the dtype's
+  // peak, so K0 in elements scales with the peak ratio (x2 for FP8 on Hopper).
+  const double k0 = c_.gemm_k0 * std::max(1.0, h_.peak_flops / std::max(h_.peak_attn_flops, 1.0));
+  // Time multipliers relative to the reference layer (exactly 1 for it, and for gemm_k0 = 0).
+  const double ref = reference_k_time_factor(k0);
+  kshape_lin_ = m_.gemm_k_time_factor(h_.tp, k0) / ref;
+  const double kh = static_cast<double>(m_.hidden);
+  kshape_head_ = k0 > 0 ? ((kh + k0) / kh) / ((4096.0 + k0) / 4096.0) : 1.0;  // vs the reference's K = 4096
 }
 
 StepCost CostModel::step(const StepPlan& plan, const std::vector<SimRequest>& reqs, double clock_factor,
@@ -150,7 +208,9 @@ StepCost CostModel::step(const StepPlan& plan, const std::vector<SimRequest>& re
     if (q.context_before + q.num_new_tokens >= reqs[q.req].num_tokens()) sampled += 1;
   }
   const double tokens = static_cast<double>(plan.num_tokens);
-  const double gemm_flops = (2.0 * m_.active_linear_params(tokens) * tokens + 2.0 * m_.hidden * m_.vocab * sampled) / tp;
+  // FLOPs weighted by their shape's time factor (the layers' GEMMs, lm_head): at mfu for the reference.
+  const double gemm_flops = (2.0 * m_.active_linear_params(tokens) * tokens * kshape_lin_ +
+                             2.0 * m_.hidden * m_.vocab * sampled * kshape_head_) / tp;
   const double wbytes = m_.weight_bytes_touched(tokens) / tp;
   s.gemm_s = std::max(gemm_flops / (h_.peak_flops * mfu_eff_), wbytes / (h_.hbm_bw * c_.mbu));
   const double attn_flops = 4.0 * m_.n_layers * m_.n_heads * m_.head_dim * pairs / tp;

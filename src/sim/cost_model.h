@@ -3,7 +3,14 @@
 // fixed costs that dominate small batches. All inputs are physical; the few efficiency factors
 // are the only fitted constants (Calibration, overridable with --calibration FILE).
 //
-//   t_gemm = max(gemm_flops / (peak_flops * mfu), weight_bytes / (hbm_bw * mbu))
+//   t_gemm = max(gemm_flops * kshape / (peak_flops * mfu), weight_bytes / (hbm_bw * mbu))
+//            kshape (1 unless gemm_k0 > 0) = kappa(the reference layer) / kappa(the model's GEMMs),
+//            kappa(K) = K / (K + K0):
+//            a GEMM's efficiency grows with its reduction depth K (each output tile pays a fixed
+//            prologue/epilogue, amortised over K); K0 = gemm_k0 x (GEMM peak / bf16 peak). kappa of a
+//            model is the FLOP-weighted harmonic mean over its per-GPU GEMMs (QKV, O, gate/up, down,
+//            experts; lm_head apart); the reference is a Llama-3-8B layer at TP 1, the shape most of
+//            the rows that fitted mfu and mfu_fp8 ran, so kshape = 1 there (docs/sim.md, "Cost model")
 //   t_attn = max(attn_flops / (peak_attn_flops * attn_eff), kv_bytes / (hbm_bw * mbu))
 //   t_fixed = n_layers * layer_fixed_us            (launches, norms, rotary, sync gaps)
 //           + n_layers * prefill_layer_us          (only steps with prompt tokens, in engines
@@ -65,6 +72,9 @@ struct ModelShape {
   double weight_bytes_touched(double tokens) const;  // incl. lm_head
   double kv_bytes_per_token() const;        // all layers
   double total_params() const;
+  // 1 / FLOP-weighted harmonic mean of kappa(K) = K / (K + k0) over one token's per-GPU linear
+  // layers at tensor parallelism tp (lm_head excluded): the time factor of the layers' GEMMs.
+  double gemm_k_time_factor(int tp, double k0) const;
 };
 
 struct HardwareShape {
@@ -85,6 +95,12 @@ struct Calibration {
   // CPU gaps between kernels that the per-step CPU term does not.
   double mfu = 0.45;             // achievable fraction of peak bf16/fp16 GEMM FLOPs (whole prefill)
   double mfu_fp8 = 0.50;         // same, relative to the FP8/FP4 peak (fitted on TRT-LLM FP8 rows)
+  // The K at which a bf16 GEMM loses half its efficiency to per-tile fixed costs (kappa(K) =
+  // K / (K + K0)), scaled by the dtype's peak ratio. 0 (the default) = off: every GEMM at mfu.
+  // 290 is what XLA's measured H100 matmul table gives (docs/sim.md); it is opt-in because on
+  // the published rows it moves the vLLM and SGLang 70B rows slightly the wrong way
+  // (docs/accuracy.md, issue 18 "Third step").
+  double gemm_k0 = 0.0;
   double mbu = 0.75;             // achievable fraction of HBM bandwidth for weight/KV streaming
   double attn_eff = 0.70;        // achievable fraction of bf16 peak in attention kernels
   double layer_fixed_us = 50.0;  // per-layer fixed cost per step
@@ -136,6 +152,7 @@ class CostModel {
   double cpu_step_s_, cpu_per_seq_s_, prefill_layer_s_;
   bool overlapped_;
   double mfu_eff_;
+  double kshape_lin_ = 1.0, kshape_head_ = 1.0;  // GEMM time / the reference layer's (layers, lm_head)
 };
 
 }  // namespace llmtriage::sim

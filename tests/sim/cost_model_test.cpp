@@ -108,6 +108,7 @@ TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
   Calibration c;
   c.mfu = 0.41;
   c.mfu_fp8 = 0.52;
+  c.gemm_k0 = 300;
   c.mbu = 0.63;
   c.attn_eff = 0.74;
   c.layer_fixed_us = 55;
@@ -124,7 +125,7 @@ TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
   auto back = Calibration::from_json_text(c.to_json().dump(), "test");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->to_json(), c.to_json());
-  EXPECT_EQ(c.to_json().size(), 15u);  // every key of the table
+  EXPECT_EQ(c.to_json().size(), 16u);  // every key of the table
   EXPECT_EQ(back->prefill_layer_us, 190);
   EXPECT_EQ(back->cpu_overlapped, 1);
   // Unset preset-dependent keys stay unset (the preset decides), not written as -1.
@@ -134,4 +135,50 @@ TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
   EXPECT_FALSE(j.contains("cpu_overlapped"));
   EXPECT_FALSE(j.contains("prefill_layer_us"));
   EXPECT_TRUE(j.contains("ar_bw_pcie"));
+}
+
+// The GEMM-shape factor (issue 18, third step; opt-in, gemm_k0 = 0 by default): kappa(K) =
+// K / (K + K0) per GEMM, FLOP-weighted over a model's per-GPU GEMMs, relative to a Llama-3-8B layer
+// at TP 1. The reference shape runs at exactly mfu (its step times do not move); deeper K (70B's
+// hidden 8192) runs faster, K split by TP (O and down projections) slower; K0 doubles with the
+// FP8 peak.
+TEST(CostModel, GemmEfficiencyGrowsWithTheReductionDepthRelativeToTheEightBLayer) {
+  ModelShape b8;  // Llama-3.1-8B-like defaults = the reference layer
+  ModelShape b70 = b8;
+  b70.n_layers = 80;
+  b70.hidden = 8192;
+  b70.n_heads = 64;
+  b70.intermediate = 28672;
+  EXPECT_EQ(b8.gemm_k_time_factor(2, 0), 1.0);
+  // 8B at TP 1, K0 290: QKV/O/gate-up at K 4096 (4096+290)/4096, down at K 14336 (14336+290)/14336,
+  // weighted by their parameters (25.2M, 16.8M, 117.4M; 58.7M).
+  const double q = 4096.0 * 4096, kv = 2.0 * 4096 * 1024, gu = 2.0 * 4096 * 14336, dn = 4096.0 * 14336;
+  const double want = ((q + kv + q + gu) * 4386.0 / 4096 + dn * 14626.0 / 14336) / (q + kv + q + gu + dn);
+  EXPECT_NEAR(b8.gemm_k_time_factor(1, 290), want, 1e-12);
+  EXPECT_LT(b70.gemm_k_time_factor(2, 580), b8.gemm_k_time_factor(1, 580));  // deeper K, faster
+  EXPECT_GT(b70.gemm_k_time_factor(8, 580), b70.gemm_k_time_factor(2, 580));  // TP splits O/down K
+
+  // A compute-bound step (4096 prompt tokens): the reference's GEMM time is the same with the
+  // factor on or off; 70B FP8 at TP 2 is faster by its factor relative to the reference's.
+  const std::vector<SimRequest> reqs = {req(4096, 0)};
+  const StepPlan p = plan_for(reqs, {4096});
+  const Calibration off;  // the default: off
+  EXPECT_EQ(off.gemm_k0, 0.0);
+  Calibration on;
+  on.gemm_k0 = 290;  // XLA's H100 table (docs/sim.md)
+  auto gemm = [&](const ModelShape& m, int tp, bool fp8, const Calibration& c) {
+    HardwareShape h;
+    h.tp = tp;
+    if (fp8) h.peak_flops = 2 * h.peak_attn_flops;
+    return CostModel(m, h, c, engine_preset("trtllm").value()).step(p, reqs).gemm_s;
+  };
+  for (bool fp8 : {false, true}) {
+    EXPECT_EQ(gemm(b8, 1, fp8, on), gemm(b8, 1, fp8, off)) << fp8;
+    const double k0 = fp8 ? 580 : 290;
+    const double ratio = b70.gemm_k_time_factor(2, k0) / b8.gemm_k_time_factor(1, k0);
+    EXPECT_LT(ratio, 1.0);
+    // lm_head (one sampled sequence, K = 8192 vs the reference's 4096) moves by its own factor; its
+    // FLOPs are <0.1% of this step's, so the step follows the layers' factor.
+    EXPECT_NEAR(gemm(b70, 2, fp8, on) / gemm(b70, 2, fp8, off), ratio, 1e-3) << fp8;
+  }
 }
