@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/top_layers.h"
 #include "cli/top_terminal.h"
 #include "collect/live_loop.h"
+#include "collect/live_record.h"
 #include "collect/live_render.h"
 #include "collect/live_scrape.h"
 #include "core/exit_code.h"
@@ -31,9 +33,40 @@ struct TopOpts {
   std::string snapshot_dir = ".";
   bool no_local_gpu = false;
   bool no_color = false;
+  std::string record;   // --record FILE: every scrape, one JSON line each
+  std::string replay;   // --replay FILE: watch a recording instead of a server
+  double speed = 1;     // --speed: replay this many times faster than recorded
+  bool strict = false;  // --strict: a malformed line of the recording is an error
+};
+
+// A recording played back through the same session as a live server: each recorded scrape is
+// handed over when the replay clock (the recorded time, `speed` times faster) reaches it; the view
+// runs on that clock, so its ages and windows read as they did. --json and --once do not wait.
+struct Replay {
+  collect::TopRecording rec;
+  double speed = 1;
+  bool wait = true;
+  size_t next = 0;
+  double t0_rec = 0, t0_steady = 0;
+  const core::Clock* clock = nullptr;
+  // Stops at the last recorded scrape: past the recording's end nothing goes stale.
+  double now() const { return std::min(t0_rec + (clock->now_s() - t0_steady) * speed, rec.scrapes.back().metrics.t_s); }
+  collect::LiveScrape take() {
+    collect::LiveScrape s = rec.scrapes[next++];
+    const double due = (s.metrics.t_s - t0_rec) / speed + t0_steady;
+    if (wait)
+      while (clock->now_s() < due && !stop_requested().load())
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, due - clock->now_s())));
+    return s;
+  }
 };
 
 int run_top_cmd(TopOpts& o, Context& ctx) {
+  if (o.endpoint.empty() == o.replay.empty())
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "top", "--endpoint URL (a live server) or --replay FILE (a recording)",
+                                      o.endpoint.empty() ? "neither" : "both"));
+  if (!o.replay.empty() && !o.record.empty())
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--record", "a live server to record (--endpoint)", "--replay " + o.replay));
   collect::LiveScrapeOptions so;
   so.endpoint = o.endpoint;
   so.dcgm = o.dcgm;
@@ -47,8 +80,33 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
       return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine",
                                         "vllm, vllm-v0, sglang, tgi, llamacpp or trtllm", o.engine));
   }
-  auto scraper = collect::LiveScraper::open(so);
-  if (!scraper) return fail(ctx, scraper.error());
+  std::unique_ptr<collect::LiveScraper> scraper;
+  std::unique_ptr<Replay> replay;
+  collect::Snapshot base;
+  if (!o.replay.empty()) {
+    auto rec = collect::read_top_recording(o.replay, o.strict);
+    if (!rec) return fail(ctx, rec.error());
+    if (rec->scrapes.empty())
+      return fail(ctx, core::make_error(core::ErrorKind::input, o.replay, "at least one recorded scrape", "the header only"));
+    if (rec->malformed > 0)
+      ctx.err << "llmtriage top: " << rec->malformed << " malformed line(s) in " << o.replay << " skipped; first: " << rec->errors.front() << "\n";
+    replay = std::make_unique<Replay>();
+    replay->rec = std::move(*rec);
+    replay->speed = o.speed;
+    base = replay->rec.base;
+    base.endpoint = "replay of " + o.replay + " (" + base.endpoint + ")";  // the header says what is watched
+  } else {
+    auto opened = collect::LiveScraper::open(so);
+    if (!opened) return fail(ctx, opened.error());
+    scraper = std::move(*opened);
+    base = scraper->read_base();
+  }
+  std::unique_ptr<collect::TopRecorder> recorder;
+  if (!o.record.empty()) {
+    auto r = collect::TopRecorder::open(o.record, base, o.api_key);
+    if (!r) return fail(ctx, r.error());
+    recorder = std::move(*r);
+  }
 
   collect::TopConfig cfg;
   cfg.interval_s = o.interval_s;
@@ -61,20 +119,38 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
   cfg.secret = o.api_key;
 
   install_stop_signals();
-  collect::LiveScraper& sc = **scraper;
-  collect::TopSession session(sc.read_base(), cfg, judge_layers);
+  collect::TopSession session(base, cfg, judge_layers);
   core::SteadyClock clock;
   collect::TopIo io;
   io.clock = &clock;
   io.unix_now = [] { return core::unix_now_s(); };
-  io.scrape = [&sc](double t) { return sc.scrape(t); };
+  std::string record_error;
+  io.scrape = [&](double t) {
+    collect::LiveScrape s = scraper->scrape(t);
+    if (recorder && record_error.empty())
+      if (auto st = recorder->add(s); !st.ok()) record_error = st.error().message();
+    return s;
+  };
   io.interrupted = &stop_requested();
 
   collect::TopRun run;
   const bool interactive = !ctx.json && !o.once && stdout_is_terminal();
+  if (replay) {
+    replay->clock = &clock;
+    replay->wait = interactive;  // a script or one frame: no reason to wait
+    replay->t0_rec = replay->rec.scrapes.front().metrics.t_s;
+    replay->t0_steady = clock.now_s();
+    io.unix_now = [r = replay.get()] { return r->wait ? r->now() : r->rec.scrapes[std::max<size_t>(r->next, 1) - 1].metrics.t_s; };
+    io.scrape = [r = replay.get()](double) { return r->take(); };
+    cfg.interval_s = 0.001;  // the replay clock paces the scrapes, not the schedule
+    run.stop_after_scrapes = static_cast<int>(replay->rec.scrapes.size());
+    run.hold_at_end = interactive;
+    run.end_message = "the recording ends here (" + std::to_string(replay->rec.scrapes.size()) + " scrapes): q quits";
+  }
   if (ctx.json) {
     run.show_every_scrape_only = true;
-    run.stop_after_scrapes = static_cast<int>(o.once ? 2 : o.count);
+    if (!replay) run.stop_after_scrapes = static_cast<int>(o.once ? 2 : o.count);
+    else if (o.count > 0) run.stop_after_scrapes = static_cast<int>(std::min<int64_t>(o.count, run.stop_after_scrapes));
     bool first = true;
     io.show = [&](const collect::Frame& f) {
       // --once: the frame after the second scrape only (rates need two).
@@ -87,8 +163,8 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
     collect::run_top(session, cfg, io, run);
   } else if (!interactive) {
     // Off a terminal, or --once: two scrapes an interval apart (rates need two), one plain frame.
-    run.stop_after_scrapes = static_cast<int>(std::max<int64_t>(2, o.count));
-    run.show_at_end_only = true;
+    if (!replay) run.stop_after_scrapes = static_cast<int>(std::max<int64_t>(2, o.count));
+    run.show_at_end_only = true;  // a replay: the frame at the recording's end
     io.show = [&](const collect::Frame& f) {
       collect::RenderOptions ro;
       ro.width = 120;
@@ -114,8 +190,11 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
     };
     collect::run_top(session, cfg, io, run);
   }
+  if (!record_error.empty()) ctx.err << "llmtriage top: error: the recording stopped: " << record_error << "\n";
+  else if (recorder) ctx.err << "llmtriage top: " << session.scrapes_seen() << " scrape(s) recorded to " << o.record
+                             << " (watch again: llmtriage top --replay " << o.record << ")\n";
   // A view that never got one good scrape says so in its exit code, as `snapshot` does.
-  collect::Frame last = session.frame(core::unix_now_s());
+  collect::Frame last = session.frame(io.unix_now());
   if (last.t_unix_s <= 0) {
     ctx.err << "llmtriage top: error: no scrape of " << last.endpoint << " succeeded"
             << (last.last_error.empty() ? "" : ": " + last.last_error) << "\n";
@@ -134,9 +213,10 @@ Command make_top_command() {
   c.example =
       "llmtriage top --endpoint http://127.0.0.1:8000\n"
       "  llmtriage top --endpoint http://127.0.0.1:8080 --once          # one plain frame (llama.cpp: slots too)\n"
-      "  llmtriage top --endpoint http://127.0.0.1:8000 --json --count 10 | jq .scheduling";
+      "  llmtriage top --endpoint http://127.0.0.1:8000 --json --count 10 | jq .scheduling\n"
+      "  llmtriage top --endpoint http://127.0.0.1:8000 --record incident.jsonl   # later: llmtriage top --replay incident.jsonl --speed 10";
   c.options = {
-      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://)", &o->endpoint, "", true},
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://); or --replay", &o->endpoint},
       {"--dcgm URL", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
       {"--interval DURATION", "", "time between scrapes", &o->interval_s, "", false, between(0.1, 3600)},
       {"--window DURATION", "", "latency quantiles and the layer lines cover the last this long", &o->window_s, "", false, between(1, 3600)},
@@ -149,6 +229,10 @@ Command make_top_command() {
       {"--api-key TEXT", "LLMTRIAGE_API_KEY", "bearer token for the endpoint; sent, never written", &o->api_key, "none"},
       {"--no-local-gpu", "", "do not read this machine's GPUs (the server runs elsewhere)", &o->no_local_gpu},
       {"--no-color", "", "no ANSI colours on the terminal", &o->no_color},
+      {"--record FILE", "", "also write every scrape to FILE, one JSON line each (flushed as it comes), to watch again with --replay", &o->record},
+      {"--replay FILE", "", "watch a recording (top --record) instead of a server, at its recorded pace; with --once or --json, at once", &o->replay},
+      {"--speed NUMBER", "", "with --replay: this many times faster than recorded", &o->speed, "", false, between(0.01, 1000)},
+      {"--strict", "", "with --replay: a malformed line (a cut last line) is an error instead of being skipped and counted", &o->strict},
   };
   c.run = [o](Context& ctx) { return run_top_cmd(*o, ctx); };
   c.state = o;

@@ -126,6 +126,7 @@ std::string run_top(TopSession& session, const TopConfig& config, const TopIo& i
   });
 
   std::string how = "done";
+  bool held = false;
   int received = 0;
   double last_show = -1;
   for (;;) {
@@ -157,12 +158,18 @@ std::string run_top(TopSession& session, const TopConfig& config, const TopIo& i
       if (run.show_every_scrape_only) io.show(session.frame(io.unix_now()));
     }
     bool finished = run.stop_after_scrapes > 0 && received >= run.stop_after_scrapes;
+    if (finished && run.hold_at_end && !held) {
+      held = true;
+      session.say(run.end_message);
+      redraw = true;
+    }
     double now = io.clock->now_s();
     if (!run.show_every_scrape_only && !run.show_at_end_only &&
         (redraw || !batch.empty() || last_show < 0 || now - last_show >= 1.0)) {
       io.show(session.frame(io.unix_now()));
       last_show = now;
     }
+    if (finished && run.hold_at_end) continue;  // the screen and the keys only now: q quits
     if (finished) {
       if (run.show_at_end_only) io.show(session.frame(io.unix_now()));
       break;

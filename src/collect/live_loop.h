@@ -36,6 +36,7 @@ class TopSession {
   Frame frame(double now_unix_s) const;
 
   bool paused() const { return paused_; }
+  void say(std::string message) { message_ = std::move(message); }  // the view's message line
   int scrapes_seen() const { return scrapes_; }
   const LiveWindow& window() const { return window_; }
   // Writes the kept window as a snapshot file; returns the message the view shows (path or error).
@@ -69,6 +70,10 @@ struct TopRun {
   int stop_after_scrapes = 0;  // 0: until `q` or an interrupt
   bool show_every_scrape_only = false;  // --json: one frame per scrape; else also on keys and each second
   bool show_at_end_only = false;        // --once / not a terminal: one frame after the last scrape
+  // After the last scrape, keep the screen and the keys until `q` (a replay that reached its end),
+  // saying so with this message.
+  bool hold_at_end = false;
+  std::string end_message;
 };
 
 // Runs until quit, interrupt or the scrape count; returns how it ended ("quit", "interrupted", "done").

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -230,5 +231,30 @@ TEST(TopTmux, WatchesADrillLiveAtItsAnnouncedAddress) {
   EXPECT_NE(p.find("scheduling/capacity  warning"), std::string::npos) << p;
   EXPECT_EQ(p.find("STALE"), std::string::npos) << p;
   t.run("send-keys -t top q");
+  fs::remove_all(dir);
+}
+
+// --record writes every scrape as it comes; --replay plays it back through the same view (with
+// --once: at once, the frame at the recording's end), its header saying it is a replay.
+TEST(TopReplay, ARecordingPlaysBackThroughTheSameView) {
+  fs::path dir = scratch("replay");
+  serve_test::ServeProcess serve({});
+  ASSERT_TRUE(serve.ok()) << serve.startup_output();
+  const std::string rec = (dir / "incident.jsonl").string();
+  auto r = shell_test::run_shell(kBin + " top --endpoint " + serve.url() + " --no-local-gpu --json --count 3 --interval 200ms --record " +
+                                 rec + " 2>&1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("3 scrape(s) recorded to " + rec), std::string::npos) << r.out;
+  auto once = shell_test::run_shell(kBin + " top --replay " + rec + " --once 2>&1");
+  EXPECT_EQ(once.code, 0) << once.out;
+  EXPECT_NE(once.out.find("llmtriage top  replay of " + rec + " (http://127.0.0.1:"), std::string::npos) << once.out;
+  EXPECT_NE(once.out.find("3 ok, 0 failed in the window"), std::string::npos) << once.out;
+  auto json = shell_test::run_shell(kBin + " top --replay " + rec + " --json");
+  EXPECT_EQ(json.code, 0) << json.out;
+  EXPECT_EQ(std::count(json.out.begin(), json.out.end(), '\n'), 3) << json.out;
+  // Neither or both of --endpoint and --replay: a usage error naming both.
+  auto neither = shell_test::run_shell(kBin + " top --once 2>&1");
+  EXPECT_EQ(neither.code, 2) << neither.out;
+  EXPECT_NE(neither.out.find("--endpoint URL (a live server) or --replay FILE (a recording)"), std::string::npos) << neither.out;
   fs::remove_all(dir);
 }
