@@ -208,12 +208,12 @@ void latency(const Frame& f, std::vector<std::string>& out) {
   std::string head = fmt::format("latency  last {:<8} {:>8} {:>9} {:>9} {:>9}", core::format_duration_s(f.quantile_window_s),
                                  "count", "p50", "p95", "p99");
   if (!f.latency.empty())
-    for (const auto& w : f.latency.front().p99_by_window) head += fmt::format(" {:>12}", "p99 " + core::format_duration_s(w.window_s));
+    for (const auto& w : f.latency.front().p99_by_window) head += fmt::format("  {:>12}", "p99 " + core::format_duration_s(w.window_s));
   out.push_back(head);
   for (const auto& q : f.latency) {
     if (q.count <= 0 && !any) continue;
     std::string extra;
-    for (const auto& w : q.p99_by_window) extra += fmt::format(" {:>12}", dur(w.p99_s));
+    for (const auto& w : q.p99_by_window) extra += fmt::format("  {:>12}", dur(w.p99_s));
     out.push_back(fmt::format("  {:<13}  {:>8} {:>9} {:>9} {:>9}{}{}", q.name, core::format_number(q.count), dur(q.p50_s),
                               dur(q.p95_s), dur(q.p99_s), extra, q.since_start ? "  (since the engine started)" : ""));
   }
