@@ -1,7 +1,11 @@
 // `llmtriage top`: a live terminal view of one inference server that reasons by layer. Parsing
 // and wiring only: the frame model, rendering and loop live in src/collect (live_view, live_render,
 // live_loop), the layer lines in cli/top_layers.cpp, the terminal in cli/top_terminal.cpp.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <atomic>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -15,6 +19,9 @@
 #include "collect/live_render.h"
 #include "collect/live_scrape.h"
 #include "core/exit_code.h"
+#include "drill/sim_case.h"
+#include "drill/sim_run.h"
+#include "sim/simulation.h"
 
 namespace llmtriage::cli {
 namespace {
@@ -37,7 +44,67 @@ struct TopOpts {
   std::string replay;   // --replay FILE: watch a recording instead of a server
   double speed = 1;     // --speed: replay this many times faster than recorded
   bool strict = false;  // --strict: a malformed line of the recording is an error
+  std::string sim;      // --sim SCENARIO: watch the embedded engine playing a scenario
+  double sim_wall_s = 120;
 };
+
+// --sim: the scenario's deployment served by sim serve's server in this process (127.0.0.1, a free
+// port) and its traffic sent by the bench runner, exactly as a drill's run A (drill/sim_run.h), on a
+// thread, at the time scale that plays it in about --sim-wall; top watches it like any server.
+// Quitting top stops the load and the server.
+struct SimBehind {
+  sim::Scenario scenario;
+  drill::DrillLoad load;
+  double scale = 1, virtual_s = 1;
+  std::string scale_why;
+  std::atomic<bool> stop{false};
+  std::promise<std::string> ready;  // the base URL once it listens; "" if it never did
+  bool told = false;
+  std::string url, error;
+  std::thread th;
+  ~SimBehind() {
+    stop = true;
+    if (th.joinable()) th.join();
+  }
+};
+
+core::Result<std::unique_ptr<SimBehind>> start_sim(const std::string& name, double wall_s) {
+  auto c = drill::load_case(name);
+  if (!c) return std::move(c).error();
+  if (!c->scenario.startup_error.empty())
+    return core::make_error(core::ErrorKind::input, "--sim " + name, "a scenario whose deployment starts",
+                            "a startup error: " + c->scenario.startup_error, "try `llmtriage ledger` or `llmtriage drill " + name + "`");
+  auto offline = sim::run_simulation(c->scenario.config);
+  if (!offline) return std::move(offline).error();
+  auto load = drill::build_load(c->scenario, *offline);
+  if (!load) return std::move(load).error();
+  auto b = std::make_unique<SimBehind>();
+  b->scenario = std::move(c->scenario);
+  b->load = std::move(*load);
+  b->virtual_s = std::max(1.0, offline->summary.sim_seconds);
+  const auto ts = drill::choose_time_scale(b->virtual_s, offline->summary.output_throughput, wall_s, "--sim-wall");
+  b->scale = ts.scale;
+  b->scale_why = ts.why;
+  auto ready = b->ready.get_future();
+  b->th = std::thread([s = b.get()] {
+    drill::ServeAt at;
+    at.stop = &s->stop;
+    at.on_serving = [s](const std::string& url, const std::string&) {
+      s->told = true;
+      s->ready.set_value(url);
+    };
+    auto r = drill::run_over_http(s->scenario, s->load, s->scale, s->virtual_s / s->scale + 60, at, "sim");
+    if (!s->told) {
+      s->error = r.ok() ? "the server stopped before it listened" : r.error().message();
+      s->ready.set_value("");
+    }
+  });
+  if (ready.wait_for(std::chrono::seconds(60)) != std::future_status::ready)
+    return core::make_error(core::ErrorKind::input, "--sim " + name, "the embedded engine listening within 60 s", "no answer");
+  b->url = ready.get();
+  if (b->url.empty()) return core::make_error(core::ErrorKind::input, "--sim " + name, "the embedded engine listening", b->error);
+  return b;
+}
 
 // A recording played back through the same session as a live server: each recorded scrape is
 // handed over when the replay clock (the recorded time, `speed` times faster) reaches it; the view
@@ -62,9 +129,24 @@ struct Replay {
 };
 
 int run_top_cmd(TopOpts& o, Context& ctx) {
-  if (o.endpoint.empty() == o.replay.empty())
-    return fail(ctx, core::make_error(core::ErrorKind::usage, "top", "--endpoint URL (a live server) or --replay FILE (a recording)",
-                                      o.endpoint.empty() ? "neither" : "both"));
+  const int sources = !o.endpoint.empty() + !o.replay.empty() + !o.sim.empty();
+  if (sources != 1)
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "top",
+                                      "one of --endpoint URL (a live server), --replay FILE (a recording) or --sim SCENARIO (the embedded engine)",
+                                      sources == 0 ? "none" : "several"));
+  std::unique_ptr<SimBehind> simulated;
+  if (!o.sim.empty()) {
+    auto b = start_sim(o.sim, o.sim_wall_s);
+    if (!b) return fail(ctx, b.error());
+    simulated = std::move(*b);
+    o.endpoint = simulated->url;
+    // Its GPU from its simulated dcgm-exporter, its cap from its settings: every layer can be judged.
+    if (o.dcgm.empty()) o.dcgm = simulated->url + "/dcgm";
+    o.no_local_gpu = true;
+    if (o.engine_args.empty()) o.engine_args = "--max-num-seqs " + std::to_string(simulated->scenario.config.scheduler.max_num_seqs);
+    ctx.err << "llmtriage top: --sim " << o.sim << ": the embedded engine at " << simulated->url << ", its traffic at time scale "
+            << fmt::format("{:.3g}", simulated->scale) << " (" << simulated->scale_why << "); quitting stops it\n";
+  }
   if (!o.replay.empty() && !o.record.empty())
     return fail(ctx, core::make_error(core::ErrorKind::usage, "--record", "a live server to record (--endpoint)", "--replay " + o.replay));
   collect::LiveScrapeOptions so;
@@ -214,7 +296,8 @@ Command make_top_command() {
       "llmtriage top --endpoint http://127.0.0.1:8000\n"
       "  llmtriage top --endpoint http://127.0.0.1:8080 --once          # one plain frame (llama.cpp: slots too)\n"
       "  llmtriage top --endpoint http://127.0.0.1:8000 --json --count 10 | jq .scheduling\n"
-      "  llmtriage top --endpoint http://127.0.0.1:8000 --record incident.jsonl   # later: llmtriage top --replay incident.jsonl --speed 10";
+      "  llmtriage top --endpoint http://127.0.0.1:8000 --record incident.jsonl   # later: llmtriage top --replay incident.jsonl --speed 10\n"
+      "  llmtriage top --sim preemption-storm                              # no server, no GPU: the embedded engine";
   c.options = {
       {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://); or --replay", &o->endpoint},
       {"--dcgm URL", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
@@ -232,6 +315,8 @@ Command make_top_command() {
       {"--record FILE", "", "also write every scrape to FILE, one JSON line each (flushed as it comes), to watch again with --replay", &o->record},
       {"--replay FILE", "", "watch a recording (top --record) instead of a server, at its recorded pace; with --once or --json, at once", &o->replay},
       {"--speed NUMBER", "", "with --replay: this many times faster than recorded", &o->speed, "", false, between(0.01, 1000)},
+      {"--sim NAME", "", "watch the embedded engine instead: a bundled scenario (data/scenarios/) served in this process with its traffic, as a drill's first run, no GPU needed", &o->sim},
+      {"--sim-wall DURATION", "", "with --sim: play the scenario's traffic in about this long", &o->sim_wall_s, "", false, between(5, 3600)},
       {"--strict", "", "with --replay: a malformed line (a cut last line) is an error instead of being skipped and counted", &o->strict},
   };
   c.run = [o](Context& ctx) { return run_top_cmd(*o, ctx); };

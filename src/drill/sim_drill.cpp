@@ -61,20 +61,9 @@ core::Result<SimDrillResult> run_sim_drill(DrillCase c, const SimDrillOptions& o
     r.time_scale = o.time_scale;
     r.time_scale_why = "--time-scale";
   } else {
-    // The client receives one SSE chunk per output token: at scale S it handles S x the offline
-    // output rate per wall second. kStreamBudget is what a 2-core host kept up with (a drill of
-    // 2347 streams at 5.5 x 2140 tok/s = 11.8k chunks/s: lag under 1 s virtual; at 22 x: 6 s);
-    // a slower host is caught by the lag check, which halves the scale and runs again.
-    constexpr double kStreamBudget = 12000;
-    const double by_wall = r.virtual_s / o.target_wall_s;
-    const double rate = offline->summary.output_throughput;
-    const double by_stream = rate > 0 ? kStreamBudget / rate : by_wall;
-    r.time_scale = std::clamp(std::min(by_wall, by_stream), 1.0, 1000.0);
-    r.time_scale_why = by_stream < by_wall
-                           ? fmt::format("{:.0f} streamed tokens per wall second at the offline run's {:.0f} tok/s (a scale of {:.3g} "
-                                         "would fit --target-wall {:g} s)",
-                                         kStreamBudget, rate, by_wall, o.target_wall_s)
-                           : fmt::format("{:.0f} virtual s in about --target-wall {:g} s", r.virtual_s, o.target_wall_s);
+    const TimeScale ts = choose_time_scale(r.virtual_s, offline->summary.output_throughput, o.target_wall_s);
+    r.time_scale = ts.scale;
+    r.time_scale_why = ts.why;
   }
   if (auto st = reach(r, SimDrillStep::planned, o); !st.ok()) return st.error();
 

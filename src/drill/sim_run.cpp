@@ -103,6 +103,19 @@ core::Result<DrillLoad> build_load(const sim::Scenario& s, const sim::SimResult&
   return load;
 }
 
+TimeScale choose_time_scale(double virtual_s, double rate, double target_wall_s, const std::string& flag) {
+  constexpr double kStreamBudget = 12000;
+  const double by_wall = virtual_s / target_wall_s;
+  const double by_stream = rate > 0 ? kStreamBudget / rate : by_wall;
+  TimeScale t;
+  t.scale = std::clamp(std::min(by_wall, by_stream), 1.0, 1000.0);
+  t.why = by_stream < by_wall ? fmt::format("{:.0f} streamed tokens per wall second at the offline run's {:.0f} tok/s (a scale of {:.3g} "
+                                            "would fit {} {:g} s)",
+                                            kStreamBudget, rate, by_wall, flag, target_wall_s)
+                              : fmt::format("{:.0f} virtual s in about {} {:g} s", virtual_s, flag, target_wall_s);
+  return t;
+}
+
 core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& load, double time_scale, double deadline_wall_s,
                                     const ServeAt& at, const std::string& what) {
   HttpRun out;
@@ -154,6 +167,7 @@ core::Result<HttpRun> run_over_http(const sim::Scenario& s, const DrillLoad& loa
     ro.concurrency = load.concurrency;
   }
   ro.deadline_s = deadline_wall_s;
+  ro.stop = at.stop;
   // The gateway_timeout fault is the client giving up without a first token: the runner's
   // first-byte and idle timeouts (sim serve sends the headers at once, then the tokens).
   double timeout_wall = 3600;

@@ -3,6 +3,7 @@
 // the scenario's traffic sent by the bench runner, /metrics scraped by the runner during the run,
 // the engine's log captured. Everything comes back in virtual seconds (wall x time scale), the
 // simulator's clock, so the diagnosis reads the same units as an offline run. docs/drill.md.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -51,12 +52,26 @@ struct HttpRun {
   static constexpr double kMaxLagS = 1.0;
 };
 
+// The time scale a run of `virtual_s` virtual seconds is played at, so it takes about
+// `target_wall_s`, unless the client could not keep up with the streamed tokens: the client
+// receives one SSE chunk per output token, so at scale S it handles S x the offline output rate per
+// wall second. kStreamBudget is what a 2-core host kept up with (a drill of 2347 streams at 5.5 x
+// 2140 tok/s = 11.8k chunks/s: lag under 1 s virtual; at 22 x: 6 s); a slower host is caught by the
+// drill's lag check, which halves the scale and runs again. In [1, 1000].
+struct TimeScale {
+  double scale = 1;
+  std::string why;
+};
+// `flag` names the option that set target_wall_s, in the explanation.
+TimeScale choose_time_scale(double virtual_s, double offline_output_tok_s, double target_wall_s, const std::string& flag = "--target-wall");
+
 // Where each run's server listens, so a person can watch it live (`llmtriage top --endpoint URL`):
 // a fixed 127.0.0.1 port (0: a free one, different per run), and a call with the server's base URL
 // and what runs ("run A", "step 2") once it listens and before the load starts.
 struct ServeAt {
   uint16_t port = 0;
   std::function<void(const std::string& base_url, const std::string& what)> on_serving;
+  const std::atomic<bool>* stop = nullptr;  // set: the load ends now (kept as a cut-off run), the server stops
 };
 
 // Serves the scenario and sends the load. Fails when the server cannot start or bind.

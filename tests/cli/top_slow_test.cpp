@@ -255,6 +255,23 @@ TEST(TopReplay, ARecordingPlaysBackThroughTheSameView) {
   // Neither or both of --endpoint and --replay: a usage error naming both.
   auto neither = shell_test::run_shell(kBin + " top --once 2>&1");
   EXPECT_EQ(neither.code, 2) << neither.out;
-  EXPECT_NE(neither.out.find("--endpoint URL (a live server) or --replay FILE (a recording)"), std::string::npos) << neither.out;
+  EXPECT_NE(neither.out.find("one of --endpoint URL (a live server), --replay FILE (a recording) or --sim SCENARIO"), std::string::npos) << neither.out;
   fs::remove_all(dir);
+}
+
+// --sim: the embedded engine playing a bundled scenario with its traffic, watched like a server:
+// its clock line, its cap from its settings, its GPU from its simulated dcgm-exporter.
+TEST(TopSim, TheEmbeddedEngineNeedsNoServerAndNoGpu) {
+  auto r = shell_test::run_shell(kBin + " top --sim ttft-spike-deep-queue --once --interval 1s 2>&1");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("--sim ttft-spike-deep-queue: the embedded engine at http://127.0.0.1:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("clock    simulated engine at"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" / 64 (max-num-seqs)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpu 0    H100"), std::string::npos) << r.out;
+  auto bad = shell_test::run_shell(kBin + " top --sim no-such-scenario --once 2>&1");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("no-such-scenario"), std::string::npos) << bad.out;
+  auto both = shell_test::run_shell(kBin + " top --sim ttft-spike-deep-queue --endpoint http://127.0.0.1:1 --once 2>&1");
+  EXPECT_EQ(both.code, 2) << both.out;
+  EXPECT_NE(both.out.find("found several"), std::string::npos) << both.out;
 }
