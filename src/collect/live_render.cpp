@@ -333,16 +333,4 @@ std::vector<std::string> render_frame(const Frame& f, const RenderOptions& o) {
   return out;
 }
 
-std::string screen_update(const std::vector<std::string>& prev, const std::vector<std::string>& next) {
-  std::string s;
-  if (prev.empty()) s += "\x1b[H\x1b[2J";
-  for (size_t i = 0; i < next.size(); ++i) {
-    if (i < prev.size() && prev[i] == next[i]) continue;
-    s += fmt::format("\x1b[{};1H", i + 1) + next[i] + "\x1b[K";
-  }
-  // Lines the new frame no longer has.
-  s += fmt::format("\x1b[{};1H\x1b[J", next.size() + 1);
-  return s;
-}
-
 }  // namespace llmtriage::collect

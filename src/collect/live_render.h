@@ -18,8 +18,9 @@ struct RenderOptions {
 std::vector<std::string> render_frame(const Frame& frame, const RenderOptions& options);
 
 // Redraws a terminal from `previous` (what is on the screen now; empty = unknown, clear first)
-// to `next`: cursor home, each changed line rewritten and cleared to its end, the rest of the
-// screen cleared. Returns the bytes to write.
+// to `next`, cell by cell (collect/screen_cells.cpp): only the characters that changed are
+// written, each run after a cursor move, in its colours; a shorter line is cleared from its end,
+// lines no longer there are cleared. Returns the bytes to write.
 std::string screen_update(const std::vector<std::string>& previous, const std::vector<std::string>& next);
 
 }  // namespace llmtriage::collect

@@ -227,15 +227,6 @@ TEST(LiveRender, LinesAreCutToTheWidthWithColoursKeptWhole) {
   }
 }
 
-TEST(LiveRender, ScreenUpdateRewritesOnlyChangedLines) {
-  std::vector<std::string> a = {"one", "two", "three"}, b = {"one", "TWO", "three"};
-  std::string full = screen_update({}, a);
-  EXPECT_NE(full.find("\x1b[2J"), std::string::npos);
-  std::string d = screen_update(a, b);
-  EXPECT_EQ(d.find("one"), std::string::npos);
-  EXPECT_EQ(d.find("three"), std::string::npos);
-  EXPECT_NE(d.find("\x1b[2;1HTWO\x1b[K"), std::string::npos);
-}
 
 TEST(TopSession, JudgesTheLayersEveryFewSecondsOnTheRecentWindow) {
   TopConfig cfg;
