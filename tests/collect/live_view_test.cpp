@@ -3,7 +3,10 @@
 // window, llama.cpp's slots against /props, stale readings after a failed scrape, the keys.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -420,4 +423,47 @@ TEST(TopSession, EExplainsTheScreenAndHidesItAgain) {
   EXPECT_NE(shown.find("e hide the explanation"), std::string::npos) << shown;
   EXPECT_EQ(s.on_key('e', 1000), TopSession::KeyResult::redraw);
   EXPECT_EQ(joined(render_frame(s.frame(1000), {})).find("explain  (e hides this)"), std::string::npos);
+}
+
+// Golden frames: a fixed sequence of scrapes (a queue building over 20 s, then a slow batch) and
+// fixed layer lines, rendered as a person reads them, against tests/data/collect/top_frames.txt
+// (LLMTRIAGE_UPDATE_GOLDEN=1 rewrites it; look at the difference before committing it). Guards
+// the whole screen's layout: columns, sparklines, p99 windows, the fix line, the explanation.
+TEST(LiveRender, GoldenFramesForAFixedSequenceOfScrapes) {
+  TopConfig cfg;
+  cfg.frame.quantile_window_s = 15;
+  cfg.frame.rate_window_s = 5;
+  TopSession s(Snapshot{}, cfg, [](const Snapshot&) {
+    return std::vector<LayerLine>{
+        {"load", "clear", "input_len_mean 1500 tokens, output_len_mean 300 tokens", ""},
+        {"scheduling_capacity", "warning", "Running batch at its cap (max-num-seqs): requests queue for a slot (waiting_p50 40 requests >= 10 requests)",
+         "max-num-seqs 64 -> 128: more sequences per step while the KV pool has room (qualitative)"},
+        {"operator_hardware", "not judged", "no GPU telemetry: give --dcgm URL, or run top on the GPU's host", ""},
+        {"numeric_parameter", "not judged", "no sampled outputs", ""},
+        {"gateway_client", "not judged", "no client-side evidence", ""}};
+  });
+  std::string frames;
+  for (int t = 0; t <= 20; ++t) {
+    const double waiting = 2.0 * t, fast = 10.0 * t, slow = t > 10 ? 3.0 * (t - 10) : 0;
+    s.on_scrape(scrape_of(vllm(64, waiting, 400.0 * t + 20.0 * t * t, fast, slow), 1000 + t), 1000 + t);
+    if (t == 5 || t == 20) {
+      RenderOptions ro;
+      ro.width = 120;
+      frames += "--- t = " + std::to_string(t) + " s\n" + joined(render_frame(s.frame(1000 + t), ro));
+    }
+  }
+  s.on_key('e', 1020);
+  RenderOptions ro;
+  ro.width = 100;
+  frames += "--- e, 100 columns\n" + joined(render_frame(s.frame(1020), ro));
+  const std::string path = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/collect/top_frames.txt";
+  if (const char* u = std::getenv("LLMTRIAGE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << frames;
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << " missing: run with LLMTRIAGE_UPDATE_GOLDEN=1";
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(frames, want.str()) << "the screen changed: look at it, then LLMTRIAGE_UPDATE_GOLDEN=1";
 }
