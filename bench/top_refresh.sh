@@ -13,13 +13,10 @@ interval=${3:-100ms}
 bin="$build/llmtriage"
 [ -x "$bin" ] || { echo "no $bin: build the llmtriage target first" >&2; exit 2; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
-out=$(mktemp)
-"$bin" sim serve --port 0 --replicas 4 --tp 2 --kv-cache-tokens 200000 --max-model-len 4096 --no-access-log \
-  >"$out" 2>/dev/null &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -f "$out"' EXIT
-for _ in $(seq 100); do grep -qo 'http://[0-9.:]*' "$out" && break; sleep 0.1; done
-url=$(grep -o 'http://[0-9.:]*' "$out" | head -1)
+# shellcheck source=bench/sim_serve_common.sh
+. "$(dirname "$0")/sim_serve_common.sh"
+sim_serve_start "$bin" --replicas 4 --tp 2 --kv-cache-tokens 200000 --max-model-len 4096
+url=$SIM_URL
 echo "server $url: /metrics $(curl -s "$url/metrics" | wc -c) bytes, /dcgm $(curl -s "$url/dcgm" | wc -c) bytes"
 TIMEFORMAT='%U %S'
 top_cpu=$( { time "$bin" top --endpoint "$url" --dcgm "$url/dcgm" --no-local-gpu --json --count "$n" --interval "$interval" >/dev/null; } 2>&1 | tail -1)

@@ -31,7 +31,7 @@ struct LayerLine {
   std::string layer;  // "load", "scheduling_capacity", ... (diagnose::to_string(Layer))
   std::string state;  // "critical", "warning", "info", "suspected", "clear", "not judged"
   std::string text;   // the finding's title and its key reading, or what cleared it / is missing
-  std::string fix;    // a finding at warning or above: its first listed remedy, in the engine's flag names
+  std::string fix = {};  // a finding at warning or above: its first listed remedy, in the engine's flag names
 };
 
 struct Quantiles {

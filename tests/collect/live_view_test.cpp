@@ -17,6 +17,7 @@
 #include "core/files.h"
 #include "ingest/gpu_dcgm.h"
 #include "ingest/metrics_engine.h"
+#include "support/golden.h"
 
 using namespace llmtriage;
 using namespace llmtriage::collect;
@@ -226,7 +227,9 @@ TEST(LiveRender, LinesAreCutToTheWidthWithColoursKeptWhole) {
   for (const auto& l : render_frame(f, {40, true})) {
     size_t esc = 0;
     for (char c : l) esc += c == '\x1b';
-    if (esc) EXPECT_NE(l.find("\x1b[0m"), std::string::npos) << "colour left on: " << l;
+    if (esc) {
+      EXPECT_NE(l.find("\x1b[0m"), std::string::npos) << "colour left on: " << l;
+    }
   }
 }
 
@@ -456,14 +459,5 @@ TEST(LiveRender, GoldenFramesForAFixedSequenceOfScrapes) {
   RenderOptions ro;
   ro.width = 100;
   frames += "--- e, 100 columns\n" + joined(render_frame(s.frame(1020), ro));
-  const std::string path = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/collect/top_frames.txt";
-  if (const char* u = std::getenv("LLMTRIAGE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << frames;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " missing: run with LLMTRIAGE_UPDATE_GOLDEN=1";
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(frames, want.str()) << "the screen changed: look at it, then LLMTRIAGE_UPDATE_GOLDEN=1";
+  golden::expect_file(std::string(LLMTRIAGE_TEST_DATA_DIR) + "/collect/top_frames.txt", frames, "the screen");
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/html_report.h"
+#include "support/golden.h"
 
 namespace llmtriage::report {
 namespace {
@@ -103,16 +104,7 @@ TEST(HtmlFleet, GoldenSvg) {
   HtmlReport h;
   h.fleet = picture();
   const std::string svg = svg_of(render_html(h), "fleet-grid") + "\n";
-  const std::string path = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/report/fleet_small_multiples.svg";
-  if (const char* u = std::getenv("LLMTRIAGE_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << svg;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " missing: run with LLMTRIAGE_UPDATE_GOLDEN=1";
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(svg, want.str()) << "the drawing changed: look at it, then LLMTRIAGE_UPDATE_GOLDEN=1";
+  golden::expect_file(std::string(LLMTRIAGE_TEST_DATA_DIR) + "/report/fleet_small_multiples.svg", svg, "the drawing");
 }
 
 // A fleet of 100 replicas over 240 steps (the gather's cap) with seven sparkline columns stays a
