@@ -136,6 +136,9 @@ Command make_drill_command() {
       {"--run-deadline DURATION", "", "with --engine-cmd: bound on each load run", &o->engine.run_deadline_s, "", false, kPositive},
   };
   c.run = [o](Context& ctx) -> int {
+    if (!o->engine.engine_cmd.empty() && o->port != 0)
+      return fail(ctx, usage("--port", "the embedded engine's drill (with --engine-cmd the server's port is the template's {port})",
+                             "--port " + std::to_string(o->port) + " with --engine-cmd"));
     if (!o->engine.engine_cmd.empty()) return run_engine_drill_command(ctx, o->scenario, o->engine, o->out, o->no_remedy);
     if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
     if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));

@@ -138,6 +138,13 @@ TEST(DrillSlow, LongPrefillDrillNamesTheCauseAndTheRemedyHelps) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DrillSlow, PortIsForTheEmbeddedEngineOnly) {
+  auto r = run("drill too-few-slots --engine-cmd 'llama-server --port {port}' --port 8123");
+  EXPECT_EQ(r.code, 2) << r.err << r.out;
+  EXPECT_NE(r.err.find("--port"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("{port}"), std::string::npos) << r.err;
+}
+
 TEST(DrillSlow, UnknownScenarioIsAUsageError) {
   auto r = run("drill no-such-scenario");
   EXPECT_EQ(r.code, 2);
