@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <future>
 #include <thread>
@@ -276,6 +277,16 @@ TEST(SimServeProcess, AdminRoutesAbsentWithoutTheFlagAndSheddingAnswers503) {
     }));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
+  // Both held streams admitted (one running, one waiting) before any is shed: on a loaded host
+  // (the sanitizer run at -j2) 300 ms may not be enough for the second to arrive.
+  auto waiting_now = [&] {
+    const std::string m = get(c, p.url() + "/metrics").body;
+    const size_t at = m.find("\nvllm:num_requests_waiting{");
+    if (at == std::string::npos) return -1.0;
+    const size_t sp = m.find("} ", at);
+    return sp == std::string::npos ? -1.0 : std::atof(m.c_str() + sp + 2);
+  };
+  for (int i = 0; i < 150 && waiting_now() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   int shed = 0;
   for (int i = 0; i < 20 && !shed; ++i) {
     auto r = post_json(c, p.url() + "/v1/completions", R"({"prompt": "x", "max_tokens": 5})");
