@@ -4,11 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <future>
 #include <iostream>
 #include <memory>
-#include <thread>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -19,9 +17,7 @@
 #include "collect/live_render.h"
 #include "collect/live_scrape.h"
 #include "core/exit_code.h"
-#include "drill/sim_case.h"
-#include "drill/sim_run.h"
-#include "sim/simulation.h"
+#include "drill/sim_background.h"
 
 namespace llmtriage::cli {
 namespace {
@@ -48,107 +44,37 @@ struct TopOpts {
   double sim_wall_s = 120;
 };
 
-// --sim: the scenario's deployment served by sim serve's server in this process (127.0.0.1, a free
-// port) and its traffic sent by the bench runner, exactly as a drill's run A (drill/sim_run.h), on a
-// thread, at the time scale that plays it in about --sim-wall; top watches it like any server.
-// Quitting top stops the load and the server.
-struct SimBehind {
-  sim::Scenario scenario;
-  drill::DrillLoad load;
-  double scale = 1, virtual_s = 1;
-  std::string scale_why;
-  std::atomic<bool> stop{false};
-  std::promise<std::string> ready;  // the base URL once it listens; "" if it never did
-  bool told = false;
-  std::string url, error;
-  std::thread th;
-  ~SimBehind() {
-    stop = true;
-    if (th.joinable()) th.join();
-  }
-};
-
-core::Result<std::unique_ptr<SimBehind>> start_sim(const std::string& name, double wall_s) {
-  auto c = drill::load_case(name);
-  if (!c) return std::move(c).error();
-  if (!c->scenario.startup_error.empty())
-    return core::make_error(core::ErrorKind::input, "--sim " + name, "a scenario whose deployment starts",
-                            "a startup error: " + c->scenario.startup_error, "try `llmtriage ledger` or `llmtriage drill " + name + "`");
-  auto offline = sim::run_simulation(c->scenario.config);
-  if (!offline) return std::move(offline).error();
-  auto load = drill::build_load(c->scenario, *offline);
-  if (!load) return std::move(load).error();
-  auto b = std::make_unique<SimBehind>();
-  b->scenario = std::move(c->scenario);
-  b->load = std::move(*load);
-  b->virtual_s = std::max(1.0, offline->summary.sim_seconds);
-  const auto ts = drill::choose_time_scale(b->virtual_s, offline->summary.output_throughput, wall_s, "--sim-wall");
-  b->scale = ts.scale;
-  b->scale_why = ts.why;
-  auto ready = b->ready.get_future();
-  b->th = std::thread([s = b.get()] {
-    drill::ServeAt at;
-    at.stop = &s->stop;
-    at.on_serving = [s](const std::string& url, const std::string&) {
-      s->told = true;
-      s->ready.set_value(url);
-    };
-    auto r = drill::run_over_http(s->scenario, s->load, s->scale, s->virtual_s / s->scale + 60, at, "sim");
-    if (!s->told) {
-      s->error = r.ok() ? "the server stopped before it listened" : r.error().message();
-      s->ready.set_value("");
-    }
-  });
-  if (ready.wait_for(std::chrono::seconds(60)) != std::future_status::ready)
-    return core::make_error(core::ErrorKind::input, "--sim " + name, "the embedded engine listening within 60 s", "no answer");
-  b->url = ready.get();
-  if (b->url.empty()) return core::make_error(core::ErrorKind::input, "--sim " + name, "the embedded engine listening", b->error);
-  return b;
-}
-
-// A recording played back through the same session as a live server: each recorded scrape is
-// handed over when the replay clock (the recorded time, `speed` times faster) reaches it; the view
-// runs on that clock, so its ages and windows read as they did. --json and --once do not wait.
-struct Replay {
-  collect::TopRecording rec;
-  double speed = 1;
-  bool wait = true;
-  size_t next = 0;
-  double t0_rec = 0, t0_steady = 0;
-  const core::Clock* clock = nullptr;
-  // Stops at the last recorded scrape: past the recording's end nothing goes stale.
-  double now() const { return std::min(t0_rec + (clock->now_s() - t0_steady) * speed, rec.scrapes.back().metrics.t_s); }
-  collect::LiveScrape take() {
-    collect::LiveScrape s = rec.scrapes[next++];
-    const double due = (s.metrics.t_s - t0_rec) / speed + t0_steady;
-    if (wait)
-      while (clock->now_s() < due && !stop_requested().load())
-        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, due - clock->now_s())));
-    return s;
-  }
-};
-
 int run_top_cmd(TopOpts& o, Context& ctx) {
   const int sources = !o.endpoint.empty() + !o.replay.empty() + !o.sim.empty();
   if (sources != 1)
     return fail(ctx, core::make_error(core::ErrorKind::usage, "top",
                                       "one of --endpoint URL (a live server), --replay FILE (a recording) or --sim SCENARIO (the embedded engine)",
                                       sources == 0 ? "none" : "several"));
-  std::unique_ptr<SimBehind> simulated;
+  // A flag for another mode would be silently ignored: said instead.
+  if (o.replay.empty() && (o.speed != 1 || o.strict))
+    return fail(ctx, core::make_error(core::ErrorKind::usage, o.strict ? "--strict" : "--speed", "--replay FILE (they shape a replay)",
+                                      o.endpoint.empty() ? "--sim" : "--endpoint"));
+  if (o.sim.empty() && o.sim_wall_s != 120)
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--sim-wall", "--sim SCENARIO", o.replay.empty() ? "--endpoint" : "--replay"));
+  if (!o.replay.empty() && !o.record.empty())
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--record", "a live server to record (--endpoint or --sim)", "--replay " + o.replay));
+  core::EngineKind engine = core::EngineKind::unknown;
+  if (!o.engine.empty() && (engine = core::engine_kind_from_string(o.engine)) == core::EngineKind::unknown)
+    return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine", "vllm, vllm-v0, sglang, tgi, llamacpp or trtllm", o.engine));
+  // --sim: a drill's first run on a thread (drill/sim_background.h), watched like any server.
+  std::unique_ptr<drill::BackgroundRun> simulated;
   if (!o.sim.empty()) {
-    auto b = start_sim(o.sim, o.sim_wall_s);
+    auto b = drill::BackgroundRun::start(o.sim, o.sim_wall_s, "--sim " + o.sim, "--sim-wall");
     if (!b) return fail(ctx, b.error());
     simulated = std::move(*b);
-    o.endpoint = simulated->url;
+    o.endpoint = simulated->url();
     // Its GPU from its simulated dcgm-exporter, its cap from its settings: every layer can be judged.
-    if (o.dcgm.empty()) o.dcgm = simulated->url + "/dcgm";
+    if (o.dcgm.empty()) o.dcgm = simulated->url() + "/dcgm";
     o.no_local_gpu = true;
-    if (o.engine_args.empty()) o.engine_args = "--max-num-seqs " + std::to_string(simulated->scenario.config.scheduler.max_num_seqs);
-    ctx.err << "llmtriage top: --sim " << o.sim << ": the embedded engine at " << simulated->url << ", its traffic at time scale "
-            << fmt::format("{:.3g}", simulated->scale) << " (" << simulated->scale_why << "); quitting stops it\n";
+    if (o.engine_args.empty()) o.engine_args = "--max-num-seqs " + std::to_string(simulated->max_num_seqs());
+    ctx.err << "llmtriage top: --sim " << o.sim << ": the embedded engine at " << simulated->url() << ", its traffic at time scale "
+            << fmt::format("{:.3g}", simulated->time_scale()) << " (" << simulated->time_scale_why() << "); quitting stops it\n";
   }
-  if (!o.replay.empty() && !o.record.empty())
-    return fail(ctx, core::make_error(core::ErrorKind::usage, "--record", "a live server to record (--endpoint)", "--replay " + o.replay));
   collect::LiveScrapeOptions so;
   so.endpoint = o.endpoint;
   so.dcgm = o.dcgm;
@@ -156,14 +82,9 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
   so.request_timeout_s = o.timeout_s > 0 ? o.timeout_s : std::min(10.0, o.interval_s);
   so.capture.engine_args = o.engine_args;
   so.capture.read_local_gpus = !o.no_local_gpu;
-  if (!o.engine.empty()) {
-    so.capture.engine = core::engine_kind_from_string(o.engine);
-    if (so.capture.engine == core::EngineKind::unknown)
-      return fail(ctx, core::make_error(core::ErrorKind::usage, "--engine",
-                                        "vllm, vllm-v0, sglang, tgi, llamacpp or trtllm", o.engine));
-  }
+  so.capture.engine = engine;
   std::unique_ptr<collect::LiveScraper> scraper;
-  std::unique_ptr<Replay> replay;
+  std::optional<collect::TopRecording> recording;
   collect::Snapshot base;
   if (!o.replay.empty()) {
     auto rec = collect::read_top_recording(o.replay, o.strict);
@@ -172,10 +93,8 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
       return fail(ctx, core::make_error(core::ErrorKind::input, o.replay, "at least one recorded scrape", "the header only"));
     if (rec->malformed > 0)
       ctx.err << "llmtriage top: " << rec->malformed << " malformed line(s) in " << o.replay << " skipped; first: " << rec->errors.front() << "\n";
-    replay = std::make_unique<Replay>();
-    replay->rec = std::move(*rec);
-    replay->speed = o.speed;
-    base = replay->rec.base;
+    recording = std::move(*rec);
+    base = recording->base;
     base.endpoint = "replay of " + o.replay + " (" + base.endpoint + ")";  // the header says what is watched
   } else {
     auto opened = collect::LiveScraper::open(so);
@@ -217,23 +136,26 @@ int run_top_cmd(TopOpts& o, Context& ctx) {
 
   collect::TopRun run;
   const bool interactive = !ctx.json && !o.once && stdout_is_terminal();
-  if (replay) {
-    replay->clock = &clock;
-    replay->wait = interactive;  // a script or one frame: no reason to wait
-    replay->t0_rec = replay->rec.scrapes.front().metrics.t_s;
-    replay->t0_steady = clock.now_s();
-    io.unix_now = [r = replay.get()] { return r->wait ? r->now() : r->rec.scrapes[std::max<size_t>(r->next, 1) - 1].metrics.t_s; };
-    io.scrape = [r = replay.get()](double) { return r->take(); };
+  // A replay: paced on a terminal, at once for a script or one frame (collect/live_record.h).
+  std::unique_ptr<collect::RecordingPlayer> replay;
+  if (recording) {
+    replay = std::make_unique<collect::RecordingPlayer>(std::move(*recording), o.speed, interactive, clock);
+    io.unix_now = [r = replay.get()] { return r->now(); };
+    io.scrape = [r = replay.get()](double) { return r->take(&stop_requested()); };
     cfg.interval_s = 0.001;  // the replay clock paces the scrapes, not the schedule
-    run.stop_after_scrapes = static_cast<int>(replay->rec.scrapes.size());
+    run.stop_after_scrapes = static_cast<int>(replay->size());
     run.hold_at_end = interactive;
-    run.end_message = "the recording ends here (" + std::to_string(replay->rec.scrapes.size()) + " scrapes): q quits";
+    run.end_message = "the recording ends here (" + std::to_string(replay->size()) + " scrapes): q quits";
   }
   if (ctx.json) {
     run.show_every_scrape_only = true;
     if (!replay) run.stop_after_scrapes = static_cast<int>(o.once ? 2 : o.count);
     else if (o.count > 0) run.stop_after_scrapes = static_cast<int>(std::min<int64_t>(o.count, run.stop_after_scrapes));
-    bool first = true;
+    if (replay && o.once) {  // one frame: the recording's end
+      run.show_every_scrape_only = false;
+      run.show_at_end_only = true;
+    }
+    bool first = !replay;  // live --once: the first frame has no rates yet
     io.show = [&](const collect::Frame& f) {
       // --once: the frame after the second scrape only (rates need two).
       if (o.once && first) {
@@ -299,7 +221,7 @@ Command make_top_command() {
       "  llmtriage top --endpoint http://127.0.0.1:8000 --record incident.jsonl   # later: llmtriage top --replay incident.jsonl --speed 10\n"
       "  llmtriage top --sim preemption-storm                              # no server, no GPU: the embedded engine";
   c.options = {
-      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://); or --replay", &o->endpoint},
+      {"--endpoint URL", "LLMTRIAGE_ENDPOINT", "the server's base URL or its /metrics URL (http:// or https://); or --replay FILE, or --sim NAME", &o->endpoint},
       {"--dcgm URL", "LLMTRIAGE_DCGM", "a dcgm-exporter /metrics URL for GPU readings (default: NVML or nvidia-smi on this machine)", &o->dcgm},
       {"--interval DURATION", "", "time between scrapes", &o->interval_s, "", false, between(0.1, 3600)},
       {"--window DURATION", "", "latency quantiles and the layer lines cover the last this long", &o->window_s, "", false, between(1, 3600)},

@@ -1,9 +1,12 @@
 // `top --record` / `top --replay` files (collect/live_record.h).
 #include "collect/live_record.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "collect/snapshot.h"
@@ -66,6 +69,27 @@ core::Status TopRecorder::write_line(std::string line) {
 }
 
 core::Status TopRecorder::add(const LiveScrape& s) { return write_line(nlohmann::json{{"scrape", to_json(scrape_snapshot(s))}}.dump()); }
+
+RecordingPlayer::RecordingPlayer(TopRecording recording, double speed, bool paced, const core::Clock& clock)
+    : rec_(std::move(recording)), speed_(speed > 0 ? speed : 1), paced_(paced), clock_(clock),
+      t0_rec_(rec_.scrapes.empty() ? 0 : rec_.scrapes.front().metrics.t_s), t0_steady_(clock.now_s()) {}
+
+double RecordingPlayer::now() const {
+  if (rec_.scrapes.empty()) return t0_rec_;
+  if (!paced_) return rec_.scrapes[std::max<size_t>(next_.load(), 1) - 1].metrics.t_s;
+  return std::min(t0_rec_ + (clock_.now_s() - t0_steady_) * speed_, rec_.scrapes.back().metrics.t_s);
+}
+
+LiveScrape RecordingPlayer::take(const std::atomic<bool>* stop) {
+  const size_t i = next_.load();
+  LiveScrape s = rec_.scrapes[std::min(i, rec_.scrapes.size() - 1)];
+  const double due = (s.metrics.t_s - t0_rec_) / speed_ + t0_steady_;
+  if (paced_)
+    while (clock_.now_s() < due && !(stop && stop->load()))
+      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, due - clock_.now_s())));
+  next_.store(i + 1);
+  return s;
+}
 
 core::Result<TopRecording> read_top_recording(const std::string& path, bool strict) {
   std::ifstream in(path);

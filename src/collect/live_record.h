@@ -6,12 +6,14 @@
 // engine, version, models, /props, settings)}. Every next line is {"scrape": a snapshot holding
 // that one scrape: its /metrics record (raw exposition and parsed samples), /slots, GPU readings,
 // failures}. The snapshot format is collect/snapshot.h's, so nothing new is invented for the pieces.
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "collect/live_view.h"
+#include "core/clock.h"
 #include "core/result.h"
 
 namespace llmtriage::collect {
@@ -41,6 +43,29 @@ struct TopRecording {
   std::vector<LiveScrape> scrapes;          // in recorded order
   size_t malformed = 0;                     // lines that are not a scrape (a cut last line after a crash)
   std::vector<std::string> errors;          // the first few, "FILE:LINE: ..."
+};
+
+// A recording played back as a scrape source: take() hands over the scrapes in order, paced (when
+// `paced`) so each comes when the replay clock (the recorded time, `speed` times faster, from the
+// first scrape) reaches it; now() is that clock, stopped at the last scrape so nothing goes stale
+// past the end. Unpaced (--once, --json), take() returns at once and now() is the time of the last
+// scrape handed over. take() runs on top's scrape thread, now() on its view thread.
+class RecordingPlayer {
+ public:
+  RecordingPlayer(TopRecording recording, double speed, bool paced, const core::Clock& clock);
+  size_t size() const { return rec_.scrapes.size(); }
+  const TopRecording& recording() const { return rec_; }
+  double now() const;
+  // The next scrape; a paced wait ends early when `stop` is set. Call at most size() times.
+  LiveScrape take(const std::atomic<bool>* stop);
+
+ private:
+  TopRecording rec_;
+  double speed_;
+  bool paced_;
+  const core::Clock& clock_;
+  double t0_rec_, t0_steady_;
+  std::atomic<size_t> next_{0};
 };
 
 // Reads a recording; a file that is not one (no header line) is an input error naming what it found.

@@ -252,6 +252,15 @@ TEST(TopReplay, ARecordingPlaysBackThroughTheSameView) {
   auto json = shell_test::run_shell(kBin + " top --replay " + rec + " --json");
   EXPECT_EQ(json.code, 0) << json.out;
   EXPECT_EQ(std::count(json.out.begin(), json.out.end(), '\n'), 3) << json.out;
+  // --replay --json --once: one frame, the recording's end.
+  auto one = shell_test::run_shell(kBin + " top --replay " + rec + " --json --once");
+  EXPECT_EQ(one.code, 0) << one.out;
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 1) << one.out;
+  EXPECT_NE(one.out.find("\"ok\":3"), std::string::npos) << one.out;
+  // A replay's flags without a replay: said, not ignored.
+  auto speed = shell_test::run_shell(kBin + " top --endpoint " + serve.url() + " --speed 10 --once 2>&1");
+  EXPECT_EQ(speed.code, 2) << speed.out;
+  EXPECT_NE(speed.out.find("--replay FILE"), std::string::npos) << speed.out;
   // Neither or both of --endpoint and --replay: a usage error naming both.
   auto neither = shell_test::run_shell(kBin + " top --once 2>&1");
   EXPECT_EQ(neither.code, 2) << neither.out;

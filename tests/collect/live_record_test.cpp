@@ -130,3 +130,28 @@ TEST(TopRecording, TheApiKeyNeverReachesTheFile) {
   EXPECT_EQ(text->find("sk-secret-123"), std::string::npos);
   EXPECT_NE(text->find("<redacted>"), std::string::npos);
 }
+
+// Played back: in order; paced, the replay clock runs `speed` times faster from the first scrape
+// and stops at the last; unpaced, it is the time of the last scrape handed over.
+TEST(TopRecording, APlayerHandsTheScrapesOverOnTheRecordedClock) {
+  TopRecording rec;
+  for (int i = 0; i < 3; ++i) rec.scrapes.push_back(scrape_at(1000 + 10 * i));
+  core::ManualClock clock(50);
+  RecordingPlayer paced(rec, 5, true, clock);
+  EXPECT_DOUBLE_EQ(paced.now(), 1000);
+  clock.advance(3);                       // 3 s at 5x: 15 recorded seconds
+  EXPECT_DOUBLE_EQ(paced.now(), 1015);
+  EXPECT_DOUBLE_EQ(paced.take(nullptr).metrics.t_s, 1000);  // due at once
+  EXPECT_DOUBLE_EQ(paced.take(nullptr).metrics.t_s, 1010);  // due 2 s in: already passed
+  std::atomic<bool> stop{true};
+  EXPECT_DOUBLE_EQ(paced.take(&stop).metrics.t_s, 1020);    // due at 4 s: a stop ends the wait
+  clock.advance(100);
+  EXPECT_DOUBLE_EQ(paced.now(), 1020);    // held at the last scrape: nothing goes stale after it
+
+  RecordingPlayer at_once(rec, 1, false, clock);
+  EXPECT_DOUBLE_EQ(at_once.now(), 1000);
+  at_once.take(nullptr);
+  at_once.take(nullptr);
+  EXPECT_DOUBLE_EQ(at_once.now(), 1010);
+  EXPECT_EQ(at_once.size(), 3u);
+}
