@@ -164,10 +164,10 @@ report::LedgerPicture ledger_picture(const ledger::LedgerReport& r, const std::m
 
 namespace {
 
-// The records' clock: a bench folder's records are seconds from its run's start (summary.json
-// run.start_unix_s); request logs and sim serve's records are unix seconds already. Unset when
-// neither can be told (several bench runs, or relative times with no start).
-std::optional<double> records_offset(const core::Evidence& ev) {
+// The start of the one bench run among the inputs (summary.json run.start_unix_s): its records
+// are seconds from it. Unset with no bench folder, several (which start applies to which record is
+// not known), or one without a start.
+std::optional<double> bench_start(const core::Evidence& ev) {
   std::optional<double> start;
   int benches = 0;
   for (const auto& n : ev.inputs)
@@ -177,42 +177,40 @@ std::optional<double> records_offset(const core::Evidence& ev) {
       if (auto sm = bench::read_summary(dir.empty() ? "." : dir); sm && sm->contains("run"))
         if (double v = (*sm)["run"].value("start_unix_s", 0.0); v > 0) start = v;
     }
-  if (benches == 1 && start) return start;
-  if (benches > 1) return std::nullopt;
-  std::vector<double> at;
-  for (const auto& r : ev.requests) at.push_back(r.send_s.value_or(r.arrival_s));
-  if (at.empty()) return std::nullopt;
-  std::nth_element(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(at.size() / 2), at.end());
-  return at[at.size() / 2] > 1e9 ? std::optional<double>(0.0) : std::nullopt;  // unix seconds (after 2001)
+  return benches == 1 ? start : std::nullopt;
 }
 
 }  // namespace
 
 // Each request's TTFT (a dot on the TTFT lane; with the server's histograms, the client/gateway
-// part of TTFT) and each failure (the events lane), on the scrapes' clock where the records' clock
-// is known and overlaps the scrapes; else a note says why the lane has no dots.
+// part of TTFT) and each failure (the events lane), on the scrapes' clock: a record in unix seconds
+// (request logs, sim serve's records: after 2001) as it is, one in seconds from its run's start
+// offset by the bench run's start; one with neither is left out. A note says why when no record
+// could be placed, or none falls inside the scrapes' time range.
 void put_requests_on_clock(const core::Evidence& ev, report::TimelineData& t, std::vector<std::string>& notes) {
   if (ev.requests.empty() || t.engine.empty()) return;
-  const auto offset = records_offset(ev);
-  if (!offset) {
-    notes.push_back("no per-request dots on the timeline: the request records' times are relative to a run whose start is unknown "
-                    "(expected one bench folder with summary.json run.start_unix_s, or records in unix seconds)");
-    return;
-  }
+  constexpr double kUnixAfter = 1e9;
+  const auto start = bench_start(ev);
   const double t0 = t.engine.front().t_s, t1 = t.engine.back().t_s;
-  size_t inside = 0;
+  size_t placed = 0, inside = 0;
   for (const auto& r : ev.requests) {
-    const double sent = *offset + r.send_s.value_or(r.arrival_s);
+    const double own = r.send_s.value_or(r.arrival_s);
+    if (own <= kUnixAfter && !start) continue;
+    const double sent = own > kUnixAfter ? own : *start + own;
+    ++placed;
     inside += sent >= t0 - 1 && sent <= t1 + 1;
     if (r.status == core::RequestStatus::ok && r.ttft_s) t.requests.push_back({sent, *r.ttft_s, r.e2e_s});
     if (r.status == core::RequestStatus::error) t.failures.push_back({sent, r.failed_after_s, r.error_category});
   }
-  if (inside == 0) {
+  if (placed == 0) {
+    notes.push_back("no per-request dots on the timeline: the request records' times are relative to a run whose start is unknown "
+                    "(expected one bench folder with summary.json run.start_unix_s, or records in unix seconds)");
+  } else if (inside == 0) {
     t.requests.clear();
     t.failures.clear();
     notes.push_back(fmt::format("no per-request dots on the timeline: none of the {} request records falls inside the scrapes' "
                                 "time range (a different clock, or another run)",
-                                ev.requests.size()));
+                                placed));
   }
 }
 
