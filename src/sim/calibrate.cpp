@@ -25,6 +25,7 @@ double* field(Calibration& c, const std::string& name) {
   if (name == "mbu") return &c.mbu;
   if (name == "mfu") return &c.mfu;
   if (name == "mfu_fp8") return &c.mfu_fp8;
+  if (name == "mfu_fp4") return &c.mfu_fp4;
   if (name == "attn_eff") return &c.attn_eff;
   if (name == "layer_fixed_us") return &c.layer_fixed_us;
   if (name == "ar_latency_us") return &c.ar_latency_us;
@@ -241,6 +242,7 @@ const std::vector<FitParamInfo>& fit_params() {
       {"mbu", 0.05, 0.95, "a fraction of HBM bandwidth; 0.90 is the microbenchmark ceiling"},
       {"mfu", 0.05, 0.95, "a fraction of peak bf16 FLOPs; about 0.80 is the GEMM ceiling"},
       {"mfu_fp8", 0.05, 0.95, "a fraction of peak FP8 FLOPs"},
+      {"mfu_fp4", 0.05, 0.95, "a fraction of peak FP4 FLOPs"},
       {"attn_eff", 0.05, 0.95, "a fraction of peak bf16 FLOPs in attention kernels"},
       {"layer_fixed_us", 1.0, 1000.0, "per-layer fixed cost per step, 1 us to 1 ms"},
       {"ar_latency_us", 1.0, 500.0, "one all-reduce's latency, 1 to 500 us"},

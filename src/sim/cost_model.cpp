@@ -116,6 +116,7 @@ struct Field {
 constexpr Field kFields[] = {
     {"mfu", &Calibration::mfu, nullptr},
     {"mfu_fp8", &Calibration::mfu_fp8, nullptr},
+    {"mfu_fp4", &Calibration::mfu_fp4, nullptr},
     {"gemm_k0", &Calibration::gemm_k0, nullptr},
     {"mbu", &Calibration::mbu, nullptr},
     {"attn_eff", &Calibration::attn_eff, nullptr},
@@ -171,7 +172,7 @@ core::Result<Calibration> Calibration::from_json_text(const std::string& text, c
       c.*f->d = it->get<double>();
     }
   }
-  for (double v : {c.mfu, c.mfu_fp8, c.mbu, c.attn_eff})
+  for (double v : {c.mfu, c.mfu_fp8, c.mfu_fp4, c.mbu, c.attn_eff})
     if (v <= 0 || v > 1)
       return core::make_error(core::ErrorKind::input, where, "efficiency factors in (0, 1]", std::to_string(v));
   return c;
@@ -184,7 +185,9 @@ CostModel::CostModel(ModelShape m, HardwareShape h, Calibration c, const EngineP
   prefill_layer_s_ = (c_.prefill_layer_us >= 0 ? c_.prefill_layer_us : preset.prefill_layer_us) * 1e-6;
   overlapped_ = c_.cpu_overlapped >= 0 ? c_.cpu_overlapped == 1 : preset.cpu_overlapped;
   // FP8 peaks are twice bf16 but the non-GEMM share does not shrink: a lower factor (overheads.md s.5).
-  mfu_eff_ = h_.peak_flops > h_.peak_attn_flops * 1.5 ? c_.mfu_fp8 : c_.mfu;
+  // The GEMM dtype by its peak's ratio to bf16: 2x FP8 (Hopper, Ada, Blackwell), 4x FP4 (Blackwell).
+  const double peak_ratio = h_.peak_flops / std::max(h_.peak_attn_flops, 1.0);
+  mfu_eff_ = peak_ratio > 3 ? c_.mfu_fp4 : peak_ratio > 1.5 ? c_.mfu_fp8 : c_.mfu;
   // Per-tile fixed costs take the same time in any dtype while the K loop runs at the dtype's
   // peak, so K0 in elements scales with the peak ratio (x2 for FP8 on Hopper).
   const double k0 = c_.gemm_k0 * std::max(1.0, h_.peak_flops / std::max(h_.peak_attn_flops, 1.0));

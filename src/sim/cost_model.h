@@ -94,7 +94,11 @@ struct Calibration {
   // cost "start at 10-20 us" then fit (s.4) -- the fit lands at 50 us because it also absorbs the
   // CPU gaps between kernels that the per-step CPU term does not.
   double mfu = 0.45;             // achievable fraction of peak bf16/fp16 GEMM FLOPs (whole prefill)
-  double mfu_fp8 = 0.50;         // same, relative to the FP8/FP4 peak (fitted on TRT-LLM FP8 rows)
+  double mfu_fp8 = 0.50;         // same, relative to the FP8 peak (fitted on TRT-LLM FP8 rows)
+  // Same, relative to the FP4 peak (Blackwell NVFP4 GEMMs: per-16-element block scales, and the
+  // activations quantized to FP4 before each GEMM). Fitted on MLPerf v5.1's NVFP4 Offline rows
+  // (median signed error 0; docs/accuracy.md, issue 18 "Fourth step"), never on the vendor tables.
+  double mfu_fp4 = 0.40;
   // The K at which a bf16 GEMM loses half its efficiency to per-tile fixed costs (kappa(K) =
   // K / (K + K0)), scaled by the dtype's peak ratio. 0 (the default) = off: every GEMM at mfu.
   // 290 is what XLA's measured H100 matmul table gives (docs/sim.md); it is opt-in because on

@@ -193,7 +193,7 @@ TEST(Calibrate, FitListAcceptsKnownFactorsAndListsThemWhenNot) {
     auto r = parse_fit_list(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().kind, core::ErrorKind::usage);
-    EXPECT_NE(r.error().message().find("mbu, mfu, mfu_fp8, attn_eff, layer_fixed_us"), std::string::npos) << r.error().message();
+    EXPECT_NE(r.error().message().find("mbu, mfu, mfu_fp8, mfu_fp4, attn_eff, layer_fixed_us"), std::string::npos) << r.error().message();
   }
   // calibrate() checks the names too (a caller that skipped parse_fit_list).
   auto r = calibrate(measured_run("{}", 20), base_config("{}", 20), {.fit = {"warp_speed"}});

@@ -108,6 +108,7 @@ TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
   Calibration c;
   c.mfu = 0.41;
   c.mfu_fp8 = 0.52;
+  c.mfu_fp4 = 0.37;
   c.gemm_k0 = 300;
   c.mbu = 0.63;
   c.attn_eff = 0.74;
@@ -125,7 +126,8 @@ TEST(Calibration, ToJsonReadsBackToTheSameConstants) {
   auto back = Calibration::from_json_text(c.to_json().dump(), "test");
   ASSERT_TRUE(back.ok()) << back.error().message();
   EXPECT_EQ(back->to_json(), c.to_json());
-  EXPECT_EQ(c.to_json().size(), 16u);  // every key of the table
+  EXPECT_EQ(c.to_json().size(), 17u);  // every key of the table
+  EXPECT_EQ(back->mfu_fp4, 0.37);
   EXPECT_EQ(back->prefill_layer_us, 190);
   EXPECT_EQ(back->cpu_overlapped, 1);
   // Unset preset-dependent keys stay unset (the preset decides), not written as -1.
@@ -181,4 +183,28 @@ TEST(CostModel, GemmEfficiencyGrowsWithTheReductionDepthRelativeToTheEightBLayer
     // FLOPs are <0.1% of this step's, so the step follows the layers' factor.
     EXPECT_NEAR(gemm(b70, 2, fp8, on) / gemm(b70, 2, fp8, off), ratio, 1e-3) << fp8;
   }
+}
+
+// A compute-bound step's GEMM time divides by the efficiency of the GEMM's dtype, chosen by the
+// peak's ratio to bf16: mfu (bf16), mfu_fp8 (2x, FP8), mfu_fp4 (4x, Blackwell FP4). Changing one
+// factor moves only its dtype.
+TEST(CostModel, EachGemmDtypeRunsAtItsOwnEfficiency) {
+  const std::vector<SimRequest> reqs = {req(4096, 0)};
+  const StepPlan p = plan_for(reqs, {4096});
+  auto gemm = [&](double peak_ratio, const Calibration& c) {
+    HardwareShape h;
+    h.peak_flops = peak_ratio * h.peak_attn_flops;
+    return CostModel(ModelShape{}, h, c, engine_preset("trtllm").value()).step(p, reqs).gemm_s;
+  };
+  const Calibration base;
+  EXPECT_EQ(base.mfu_fp4, 0.40);
+  Calibration half_fp4 = base;
+  half_fp4.mfu_fp4 = base.mfu_fp4 / 2;
+  EXPECT_NEAR(gemm(4, half_fp4) / gemm(4, base), 2.0, 1e-12);
+  EXPECT_EQ(gemm(2, half_fp4), gemm(2, base));
+  EXPECT_EQ(gemm(1, half_fp4), gemm(1, base));
+  // At equal efficiency FP4 would be twice as fast as FP8; at 0.40 vs 0.50 it is 1.6x.
+  EXPECT_NEAR(gemm(2, base) / gemm(4, base), 2.0 * base.mfu_fp4 / base.mfu_fp8, 1e-12);
+  // Out-of-range values are refused when read from a file.
+  EXPECT_FALSE(Calibration::from_json_text(R"({"mfu_fp4": 1.5})", "t").ok());
 }
