@@ -100,7 +100,7 @@ TEST(SimCalibrateCmd, BadInputExitsTwoNamingTheProblem) {
   write(t / "empty.jsonl", "");
   struct Case { std::string args, needle; };
   const Case cases[] = {
-      {recs + " --fit mbu,warp_speed", "mbu, mfu, mfu_fp8, attn_eff, layer_fixed_us"},
+      {recs + " --fit mbu,warp_speed", "mbu, mfu, mfu_fp8, mfu_fp4, attn_eff, layer_fixed_us"},
       {" --records " + t / "missing.jsonl", "missing.jsonl"},
       {" --records " + t / "empty.jsonl", "request record"},
       {" --records " + t / "no_ttft.jsonl", "ttft_s"},
