@@ -21,8 +21,8 @@
 namespace llmtriage::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_signal(int) { g_stop.store(true); }
+std::atomic<bool> g_bench_stop{false};
+extern "C" void on_signal(int) { g_bench_stop.store(true); }
 
 struct BenchOpts {
   bench::BenchFlags f;
@@ -46,8 +46,8 @@ int run_bench(BenchOpts& o, Context& ctx) {
     progress.update(fmt::format("{}/{} sent, {} done, {} failed, {} in flight, {:.1f} s", p.sent, p.total, p.done,
                                 p.failed, p.in_flight, p.elapsed_s));
   };
-  g_stop = false;
-  plan->runner.stop = &g_stop;
+  g_bench_stop = false;
+  plan->runner.stop = &g_bench_stop;
   auto old_int = std::signal(SIGINT, on_signal);
   auto old_term = std::signal(SIGTERM, on_signal);
   auto out = bench::execute(*plan);

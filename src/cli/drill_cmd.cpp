@@ -79,7 +79,7 @@ struct DrillOpts {
   EngineDrillFlags engine;  // --engine-cmd: a real server instead of the simulated engine
 };
 
-core::Error usage(std::string where, std::string expected, std::string found) {
+core::Error drill_usage(std::string where, std::string expected, std::string found) {
   return core::make_error(core::ErrorKind::usage, std::move(where), std::move(expected), std::move(found));
 }
 
@@ -137,19 +137,19 @@ Command make_drill_command() {
   };
   c.run = [o](Context& ctx) -> int {
     if (!o->engine.engine_cmd.empty() && o->port != 0)
-      return fail(ctx, usage("--port", "the embedded engine's drill (with --engine-cmd the server's port is the template's {port})",
+      return fail(ctx, drill_usage("--port", "the embedded engine's drill (with --engine-cmd the server's port is the template's {port})",
                              "--port " + std::to_string(o->port) + " with --engine-cmd"));
     if (!o->engine.engine_cmd.empty()) return run_engine_drill_command(ctx, o->scenario, o->engine, o->out, o->no_remedy);
-    if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
-    if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));
-    if (o->port < 0 || o->port > 65535) return fail(ctx, usage("--port", "a TCP port in [0, 65535] (0: a free one)", std::to_string(o->port)));
-    if (o->max_steps < 1 || o->max_steps > 20) return fail(ctx, usage("--max-steps", "a whole number in [1, 20]", std::to_string(o->max_steps)));
+    if (o->time_scale < 0 || o->time_scale > 1e4) return fail(ctx, drill_usage("--time-scale", "0 (auto) or a number in (0, 1e4]", fmt::format("{}", o->time_scale)));
+    if (!(o->target_wall_s >= 1 && o->target_wall_s <= 3600)) return fail(ctx, drill_usage("--target-wall", "seconds in [1, 3600]", fmt::format("{}", o->target_wall_s)));
+    if (o->port < 0 || o->port > 65535) return fail(ctx, drill_usage("--port", "a TCP port in [0, 65535] (0: a free one)", std::to_string(o->port)));
+    if (o->max_steps < 1 || o->max_steps > 20) return fail(ctx, drill_usage("--max-steps", "a whole number in [1, 20]", std::to_string(o->max_steps)));
     std::optional<core::Slo> objective;
     if (!o->objective.empty()) {
       auto slo = core::parse_slo(o->objective, "--objective");
       if (!slo.ok()) return fail(ctx, slo.error());
       if (!slo->ttft_s && !slo->tpot_s)
-        return fail(ctx, usage("--objective", "a P99 TTFT and/or TPOT (ttft=2s,tpot=100ms)", o->objective));
+        return fail(ctx, drill_usage("--objective", "a P99 TTFT and/or TPOT (ttft=2s,tpot=100ms)", o->objective));
       objective = *slo;
     }
     auto loaded = drill::load_case(o->scenario);

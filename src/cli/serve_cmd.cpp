@@ -39,7 +39,7 @@ struct ServeOpts {
   std::optional<std::string> records;
 };
 
-core::Error usage(std::string where, std::string expected, std::string found) {
+core::Error serve_usage(std::string where, std::string expected, std::string found) {
   return core::make_error(core::ErrorKind::usage, std::move(where), std::move(expected), std::move(found));
 }
 
@@ -77,13 +77,13 @@ Command make_sim_serve_command() {
       {"--records-out,--records FILE", "", "(--records: the old spelling, still accepted) append one request record per request to this JSONL (llmtriage.request.v1; id = the client's X-Request-Id; wall-clock TTFT/E2E as the server saw them)", &o->records},
   });
   c.run = [o](Context& ctx) -> int {
-    if (!(o->time_scale > 0) || o->time_scale > 1e6) return fail(ctx, usage("--time-scale", "a number in (0, 1e6]", std::to_string(o->time_scale)));
-    if (o->port < 0 || o->port > 65535) return fail(ctx, usage("--port", "0..65535", std::to_string(o->port)));
-    if (o->shed_status != 503 && o->shed_status != 429) return fail(ctx, usage("--shed-status", "503 or 429", std::to_string(o->shed_status)));
-    if (o->metrics_style != "vllm" && o->metrics_style != "sglang") return fail(ctx, usage("--metrics-style", "vllm or sglang", o->metrics_style));
-    if (o->threads < 1 || o->threads > 64) return fail(ctx, usage("--threads", "1..64", std::to_string(o->threads)));
-    if (o->max_waiting < 0) return fail(ctx, usage("--max-waiting", "a count >= 0", std::to_string(o->max_waiting)));
-    if (!(o->log_interval > 0)) return fail(ctx, usage("--log-interval", "seconds > 0", std::to_string(o->log_interval)));
+    if (!(o->time_scale > 0) || o->time_scale > 1e6) return fail(ctx, serve_usage("--time-scale", "a number in (0, 1e6]", std::to_string(o->time_scale)));
+    if (o->port < 0 || o->port > 65535) return fail(ctx, serve_usage("--port", "0..65535", std::to_string(o->port)));
+    if (o->shed_status != 503 && o->shed_status != 429) return fail(ctx, serve_usage("--shed-status", "503 or 429", std::to_string(o->shed_status)));
+    if (o->metrics_style != "vllm" && o->metrics_style != "sglang") return fail(ctx, serve_usage("--metrics-style", "vllm or sglang", o->metrics_style));
+    if (o->threads < 1 || o->threads > 64) return fail(ctx, serve_usage("--threads", "1..64", std::to_string(o->threads)));
+    if (o->max_waiting < 0) return fail(ctx, serve_usage("--max-waiting", "a count >= 0", std::to_string(o->max_waiting)));
+    if (!(o->log_interval > 0)) return fail(ctx, serve_usage("--log-interval", "seconds > 0", std::to_string(o->log_interval)));
 
     sim::Scenario s;
     if (!o->scenario.empty()) {

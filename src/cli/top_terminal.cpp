@@ -13,11 +13,11 @@
 namespace llmtriage::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
+std::atomic<bool> g_top_stop{false};
 std::atomic<bool> g_resized{false};
 struct termios g_saved {};
 
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
+extern "C" void on_stop_signal(int) { g_top_stop.store(true); }
 extern "C" void on_winch_signal(int) { g_resized.store(true); }
 
 void write_all(const std::string& s) {
@@ -31,7 +31,7 @@ void write_all(const std::string& s) {
 
 }  // namespace
 
-const std::atomic<bool>& stop_requested() { return g_stop; }
+const std::atomic<bool>& stop_requested() { return g_top_stop; }
 
 void install_stop_signals() {
   struct sigaction sa {};

@@ -10,7 +10,7 @@ namespace llmtriage::diagnose {
 
 namespace {
 
-Finding make(const char* id, Symptom s, const Context& c) {
+Finding gateway_finding(const char* id, Symptom s, const Context& c) {
   Finding f;
   f.id = id;
   f.layer = Layer::gateway_client;
@@ -42,7 +42,7 @@ void timeout_rule(const Context& c, LayerResult& r) {
     clustered = true;
   }
   if (!observed_below && !clustered) return;
-  Finding f = make("gateway_timeout_below_ttft_p99", Symptom::timeout_or_stream_break, c);
+  Finding f = gateway_finding("gateway_timeout_below_ttft_p99", Symptom::timeout_or_stream_break, c);
   f.severity = Severity::warning;  // requests are being failed
   const double deadline = gw ? *gw : *cluster;
   f.confidence = observed_below && clustered ? 0.9 : clustered ? 0.75 : source_confidence(c.ind, {"gateway_timeout_s", "ttft_p99_s"}, 0.7);
@@ -84,7 +84,7 @@ void retry_rule(const Context& c, LayerResult& r) {
   const char* name = obs ? "client_retry_rate" : "retry_duplicate_share";
   auto rate = obs ? obs : dup;
   if (!rate || *rate < th) return;
-  Finding f = make("client_retry_storm", pick_symptom(c, {Symptom::timeout_or_stream_break, Symptom::ttft_spike}), c);
+  Finding f = gateway_finding("client_retry_storm", pick_symptom(c, {Symptom::timeout_or_stream_break, Symptom::ttft_spike}), c);
   f.confidence = source_confidence(c.ind, {name}, 0.75);
   f.title = fmt::format("{:.0f}% of requests are client retries", *rate * 100);
   f.explanation = "Clients resend requests that failed or timed out, and each retry joins the same queue that made the "
@@ -106,7 +106,7 @@ void stream_rule(const Context& c, LayerResult& r) {
   for (const auto& f : r.findings)  // streams cut at the deadline are the timeout finding's evidence
     for (const auto& e : f.evidence)
       if (f.id == "gateway_timeout_below_ttft_p99" && e.indicator == "stream_break_cluster_s") return;
-  Finding f = make("stream_breaks", Symptom::timeout_or_stream_break, c);
+  Finding f = gateway_finding("stream_breaks", Symptom::timeout_or_stream_break, c);
   f.severity = Severity::warning;
   f.confidence = 0.7;
   f.title = fmt::format("{:.1f}% of streams broke mid-body", *s * 100);

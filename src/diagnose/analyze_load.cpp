@@ -24,7 +24,7 @@ std::optional<Shift> shift(const Indicators& ind, const std::string& name) {
 
 bool beyond(double ratio, double threshold) { return ratio >= threshold || ratio <= 1.0 / threshold; }
 
-Finding make(const char* id, Symptom s, const Context& c) {
+Finding load_finding(const char* id, Symptom s, const Context& c) {
   Finding f;
   f.id = id;
   f.layer = Layer::load;
@@ -45,7 +45,7 @@ void length_shifts(const Context& c, LayerResult& r) {
   const double R = c.th.get("load.length_shift_ratio");
   if (auto s = shift(c.ind, "input_len_mean"); s && beyond(s->ratio, R)) {
     const bool longer = s->ratio > 1;
-    Finding f = make("input_length_shift", longer ? pick_symptom(c, {Symptom::ttft_spike, Symptom::tpot_high, Symptom::throughput_low})
+    Finding f = load_finding("input_length_shift", longer ? pick_symptom(c, {Symptom::ttft_spike, Symptom::tpot_high, Symptom::throughput_low})
                                                   : Symptom::throughput_low, c);
     if (!longer) f.severity = Severity::info;
     f.confidence = source_confidence(c.ind, {"input_len_mean"}, 0.75);
@@ -87,7 +87,7 @@ void length_shifts(const Context& c, LayerResult& r) {
   }
   if (auto s = shift(c.ind, "output_len_mean"); s && beyond(s->ratio, R)) {
     const bool longer = s->ratio > 1;
-    Finding f = make("output_length_shift", longer ? pick_symptom(c, {Symptom::throughput_low, Symptom::ttft_spike, Symptom::tpot_high})
+    Finding f = load_finding("output_length_shift", longer ? pick_symptom(c, {Symptom::throughput_low, Symptom::ttft_spike, Symptom::tpot_high})
                                                    : Symptom::throughput_low, c);
     f.confidence = source_confidence(c.ind, {"output_len_mean"}, 0.7);
     f.title = fmt::format("Answers {} {}x: mean output {} -> {} tokens", longer ? "grew" : "shrank",
@@ -112,7 +112,7 @@ void rate_and_sampling(const Context& c, LayerResult& r) {
   const bool retried_copies = sent && sent->ratio < R &&
                               c.ind.get("timeout_error_share").value_or(0) >= c.th.get("gateway.timeout_error_share");
   if (auto s = shift(c.ind, "request_rate"); s && s->ratio >= R && !retried_copies) {
-    Finding f = make("request_rate_increase", pick_symptom(c, {Symptom::ttft_spike, Symptom::timeout_or_stream_break, Symptom::throughput_low}), c);
+    Finding f = load_finding("request_rate_increase", pick_symptom(c, {Symptom::ttft_spike, Symptom::timeout_or_stream_break, Symptom::throughput_low}), c);
     f.confidence = source_confidence(c.ind, {"request_rate"}, 0.75);
     f.title = fmt::format("Request rate up {}x: {} -> {} req/s", num(s->ratio), num(s->base), num(s->now));
     f.explanation = "More requests arrive than in the healthy period; beyond the deployment's capacity under the SLO the waiting "
@@ -138,7 +138,7 @@ void rate_and_sampling(const Context& c, LayerResult& r) {
   const bool mt_changed = mt && beyond(mt->ratio, c.th.get("load.length_shift_ratio"));
   const bool t_changed = tn && tb && std::fabs(*tn - *tb) >= c.th.get("load.temperature_delta");
   if (mt_changed || t_changed) {
-    Finding f = make("sampling_params_changed", pick_symptom(c, {Symptom::throughput_low, Symptom::output_quality, Symptom::tpot_high}), c);
+    Finding f = load_finding("sampling_params_changed", pick_symptom(c, {Symptom::throughput_low, Symptom::output_quality, Symptom::tpot_high}), c);
     f.confidence = 0.6;
     f.title = "Clients changed their sampling parameters";
     f.explanation = "The requests' sampling parameters differ from the healthy period's; max_tokens bounds decode time per "
@@ -162,7 +162,7 @@ void prefix_defeated(const Context& c, LayerResult& r) {
   auto len = shift(c.ind, "input_len_mean");
   if (len && beyond(len->ratio, c.th.get("load.length_stable_ratio"))) return;  // the prompts changed: the shift rules speak
   if (c.ind.get("prefix_caching") == 0.0) return;  // the engine has caching off: the scheduling layer says so
-  Finding f = make("prefix_defeated_by_varying_prefix", pick_symptom(c, {Symptom::ttft_spike, Symptom::throughput_low}), c);
+  Finding f = load_finding("prefix_defeated_by_varying_prefix", pick_symptom(c, {Symptom::ttft_spike, Symptom::throughput_low}), c);
   const double reps = c.ind.get("replicas").value_or(1);
   // With several replicas a lost routing affinity looks the same from the metrics (the
   // scheduling layer's prefix_cache_miss_routing) unless the hit rate fell to about nothing, which
@@ -239,7 +239,7 @@ void benchmark_mix(const Context& c, LayerResult& r) {
   if (predicted >= 1) return;
   const double share = std::clamp((1 - predicted) / (1 - observed), 0.0, 1.0);
   if (share < c.th.get("load.mix_explains_min")) return;
-  Finding f = make("benchmark_mix_mismatch", Symptom::throughput_low, c);
+  Finding f = load_finding("benchmark_mix_mismatch", Symptom::throughput_low, c);
   if (!reported(c, Symptom::throughput_low)) f.severity = Severity::warning;  // the shortfall is itself the symptom
   f.confidence = reference ? 0.5 : 0.7;
   f.explains = share;
@@ -294,7 +294,7 @@ void benchmark_mix(const Context& c, LayerResult& r) {
 
 void artifacts(const Context& c, LayerResult& r) {
   if (auto s = c.ind.get("one_token_output_share"); s && *s >= c.th.get("load.one_token_share")) {
-    Finding f = make("one_token_outputs", Symptom::throughput_low, c);
+    Finding f = load_finding("one_token_outputs", Symptom::throughput_low, c);
     f.confidence = 0.85;
     f.title = fmt::format("{:.0f}% of requests generated exactly one token", *s * 100);
     f.explanation = "Most requests stop after one output token (max_tokens=1, an immediate stop sequence, or a health check "
@@ -310,7 +310,7 @@ void artifacts(const Context& c, LayerResult& r) {
   auto cap = c.ind.get("max_tokens_mode");
   const bool forced = c.ind.get("ignore_eos_share").value_or(0) >= 0.5;  // a benchmark pinning lengths, not a cutoff
   if (share && cap && !forced && *share >= c.th.get("load.max_tokens_cutoff_share") && *cap >= c.th.get("load.max_tokens_min")) {
-    Finding f = make("default_max_tokens_cutoff", Symptom::output_quality, c);
+    Finding f = load_finding("default_max_tokens_cutoff", Symptom::output_quality, c);
     const bool inferred = c.ind.get("max_tokens_inferred").value_or(0) > 0;
     f.confidence = inferred ? 0.55 : 0.75;
     f.title = fmt::format("{:.0f}% of answers end exactly at max_tokens = {}", *share * 100, num(*cap));

@@ -9,7 +9,7 @@ namespace llmtriage::diagnose {
 
 namespace {
 
-Finding make(const char* id, const Context& c) {
+Finding numeric_finding(const char* id, const Context& c) {
   Finding f;
   f.id = id;
   f.layer = Layer::numeric_parameter;
@@ -24,7 +24,7 @@ void truncation(const Context& c, LayerResult& r) {
   const bool by_log = events && *events >= c.th.get("numeric.truncation_events");
   const bool by_records = pinned && *pinned >= c.th.get("numeric.pinned_input_share");
   if (!by_log && !by_records) return;
-  Finding f = make("prompt_truncated_silently", c);
+  Finding f = numeric_finding("prompt_truncated_silently", c);
   f.severity = Severity::warning;  // the model answers a prompt the user did not send
   f.confidence = by_log && by_records ? 0.9 : by_log ? 0.8 : 0.6;
   auto mml = c.ind.get("max_model_len");
@@ -48,7 +48,7 @@ void truncation(const Context& c, LayerResult& r) {
 
 void content(const Context& c, LayerResult& r) {
   if (auto s = c.ind.get("template_marker_share"); s && *s >= c.th.get("numeric.template_marker_share")) {
-    Finding f = make("chat_template_mismatch", c);
+    Finding f = numeric_finding("chat_template_mismatch", c);
     f.confidence = 0.85;
     f.title = fmt::format("{:.0f}% of outputs contain raw chat-template markers", *s * 100);
     f.explanation = "Outputs contain the model's special tokens or role markers as text. The chat template applied to the "
@@ -67,7 +67,7 @@ void content(const Context& c, LayerResult& r) {
   const bool is_garbled = garbled && *garbled >= c.th.get("numeric.garbled_output_share");
   const bool quantized = c.ind.get("weights_quantized").value_or(0) > 0 || c.ind.get("kv_cache_quantized").value_or(0) > 0;
   if (quantized && (is_garbled || repetitive)) {
-    Finding f = make("quantization_mismatch", c);
+    Finding f = numeric_finding("quantization_mismatch", c);
     f.confidence = is_garbled ? 0.7 : 0.5;
     f.title = "Degraded outputs from a quantized model or KV cache";
     f.explanation = "The weights or the KV cache are quantized and the outputs are garbled or loop. A quantization the model "
@@ -87,7 +87,7 @@ void content(const Context& c, LayerResult& r) {
     f.next_measurement = "the same prompts at temperature 0 on an unquantized replica";
     r.findings.push_back(std::move(f));
   } else if (repetitive) {
-    Finding f = make("repetitive_output", c);
+    Finding f = numeric_finding("repetitive_output", c);
     auto temp = c.ind.get("temperature_mean");
     f.confidence = 0.7;
     f.title = fmt::format("{:.0f}% of outputs loop on the same phrase", *rep * 100);

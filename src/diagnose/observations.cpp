@@ -51,7 +51,7 @@ std::string known_names() {
   return s;
 }
 
-std::string trim(std::string_view v) {
+std::string trimmed_copy(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) v.remove_suffix(1);
   return std::string(v);
@@ -70,8 +70,8 @@ core::Status add_observation(Observations& obs, const std::string& assignment, c
   if (eq == std::string::npos)
     return core::make_error(core::ErrorKind::usage, where, "NAME=VALUE (e.g. waiting=40)", assignment,
                             "known names: " + known_names() + "; prefix baseline_ for the healthy-period value");
-  std::string name = trim(std::string_view(assignment).substr(0, eq));
-  const std::string text = trim(std::string_view(assignment).substr(eq + 1));
+  std::string name = trimmed_copy(std::string_view(assignment).substr(0, eq));
+  const std::string text = trimmed_copy(std::string_view(assignment).substr(eq + 1));
   bool baseline = false;
   std::string bare = name;
   if (bare.rfind("baseline_", 0) == 0) {

@@ -97,7 +97,7 @@ constexpr Row kTable[] = {
     {"fleet.affinity_min_hit", 0.2},     // the affine estimate (p75 of replicas' hit rates) worth having
 };
 
-std::string_view trim(std::string_view v) {
+std::string_view trim_view(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r')) v.remove_suffix(1);
   return v;
@@ -143,20 +143,20 @@ core::Status load_thresholds(Thresholds& t, const std::string& text, const std::
     pos = nl + 1;
     ++line_no;
     if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
+    line = trim_view(line);
     if (line.empty()) continue;
     const std::string at = where + ":" + std::to_string(line_no);
     const auto eq = line.find('=');
     if (eq == std::string_view::npos)
       return core::make_error(core::ErrorKind::input, at, "name = value", std::string(line));
-    const std::string name(trim(line.substr(0, eq)));
-    const auto value = number(trim(line.substr(eq + 1)));
+    const std::string name(trim_view(line.substr(0, eq)));
+    const auto value = number(trim_view(line.substr(eq + 1)));
     if (!t.values.count(name))
       return core::make_error(core::ErrorKind::input, at, "a known threshold name", name,
                               "known: " + known(t.values) + " (docs/rules.md)");
     if (!value)
       return core::make_error(core::ErrorKind::input, at, "a number for " + name,
-                              std::string(trim(line.substr(eq + 1))));
+                              std::string(trim_view(line.substr(eq + 1))));
     t.values[name] = *value;
   }
   return core::ok_status();

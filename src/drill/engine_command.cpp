@@ -5,7 +5,7 @@
 namespace llmtriage::drill {
 namespace {
 
-core::Error bad(const std::string& expected, const std::string& found) {
+core::Error template_error(const std::string& expected, const std::string& found) {
   return core::make_error(core::ErrorKind::usage, "--engine-cmd", expected, found);
 }
 
@@ -49,9 +49,9 @@ core::Result<std::vector<std::string>> expand_command(const std::string& tmpl,
     cur += ch;
     in_word = true;
   }
-  if (quote) return bad("balanced quotes", std::string("an unclosed ") + quote + " in: " + tmpl);
+  if (quote) return template_error("balanced quotes", std::string("an unclosed ") + quote + " in: " + tmpl);
   if (in_word) words.push_back(std::move(cur));
-  if (words.empty()) return bad("an engine command line (the server binary and its flags)", "an empty template");
+  if (words.empty()) return template_error("an engine command line (the server binary and its flags)", "an empty template");
   for (auto& w : words) {
     std::string out;
     for (size_t p = 0; p < w.size();) {
@@ -61,14 +61,14 @@ core::Result<std::vector<std::string>> expand_command(const std::string& tmpl,
         break;
       }
       const size_t e = w.find('}', b);
-      if (e == std::string::npos) return bad("{name} placeholders", "an unclosed '{' in '" + w + "'");
+      if (e == std::string::npos) return template_error("{name} placeholders", "an unclosed '{' in '" + w + "'");
       out += w.substr(p, b - p);
       const std::string name = w.substr(b + 1, e - b - 1);
       auto it = vars.find(name);
       if (it == vars.end()) {
         std::string known;
         for (const auto& [k, v] : vars) known += (known.empty() ? "" : ", ") + ("{" + k + "}");
-        return bad("placeholders among " + known, "{" + name + "}");
+        return template_error("placeholders among " + known, "{" + name + "}");
       }
       out += it->second;
       p = e + 1;

@@ -19,7 +19,7 @@ namespace llmtriage::drill {
 
 namespace {
 
-core::Error bad(const std::string& where, const std::string& expected, const std::string& found) {
+core::Error case_error(const std::string& where, const std::string& expected, const std::string& found) {
   return core::make_error(core::ErrorKind::input, where, expected, found);
 }
 
@@ -39,22 +39,22 @@ core::Result<DrillCase> load_case(const std::string& name_or_path) {
   if (!j.is_object() || !j.contains("diagnosis")) return c;
   const auto& d = j["diagnosis"];
   const std::string where = path + ": diagnosis";
-  if (!d.is_object()) return bad(where, "an object {\"id\", \"layer\", \"symptom\"}", d.dump());
+  if (!d.is_object()) return case_error(where, "an object {\"id\", \"layer\", \"symptom\"}", d.dump());
   ExpectedDiagnosis e;
-  if (!d.contains("id") || !d["id"].is_string()) return bad(where + ".id", "a finding id (docs/rules.md)", d.value("id", nlohmann::json()).dump());
+  if (!d.contains("id") || !d["id"].is_string()) return case_error(where + ".id", "a finding id (docs/rules.md)", d.value("id", nlohmann::json()).dump());
   e.id = d["id"].get<std::string>();
   auto layer = diagnose::layer_from_string(d.value("layer", ""));
-  if (!layer) return bad(where + ".layer", "load, scheduling_capacity, operator_hardware, numeric_parameter or gateway_client",
+  if (!layer) return case_error(where + ".layer", "load, scheduling_capacity, operator_hardware, numeric_parameter or gateway_client",
                          "'" + d.value("layer", "") + "'");
   e.layer = *layer;
   auto sym = diagnose::symptom_from_string(d.value("symptom", ""));
-  if (!sym) return bad(where + ".symptom", "a symptom name (startup_oom, ttft_spike, ...)", "'" + d.value("symptom", "") + "'");
+  if (!sym) return case_error(where + ".symptom", "a symptom name (startup_oom, ttft_spike, ...)", "'" + d.value("symptom", "") + "'");
   e.symptom = *sym;
   c.expected = e;
   if (d.contains("observe")) {
-    if (!d["observe"].is_object()) return bad(where + ".observe", "an object {NAME: number}", d["observe"].dump());
+    if (!d["observe"].is_object()) return case_error(where + ".observe", "an object {NAME: number}", d["observe"].dump());
     for (const auto& [k, v] : d["observe"].items()) {
-      if (!v.is_number()) return bad(where + ".observe." + k, "a number", v.dump());
+      if (!v.is_number()) return case_error(where + ".observe." + k, "a number", v.dump());
       if (auto st = diagnose::add_observation(c.observations, k + "=" + fmt::format("{}", v.get<double>()), where + ".observe");
           !st.ok())
         return st.error();

@@ -21,10 +21,10 @@ namespace {
 
 constexpr double kHelpedBy = 0.05;
 
-std::string seconds(double s) { return s >= 1 ? fmt::format("{:.3g} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
+std::string latency_text(double s) { return s >= 1 ? fmt::format("{:.3g} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
 
 std::string measured_text(const Measured& m) {
-  return fmt::format("P99 TTFT {}, P99 TPOT {}, {:.0f} tok/s{}", seconds(m.ttft_p99_s), seconds(m.tpot_p99_s), m.output_tok_s,
+  return fmt::format("P99 TTFT {}, P99 TPOT {}, {:.0f} tok/s{}", latency_text(m.ttft_p99_s), latency_text(m.tpot_p99_s), m.output_tok_s,
                      m.failed ? fmt::format(", {} of {} requests failed ({:.1f}%)", m.failed, m.sent, m.failed_share() * 100) : "");
 }
 
@@ -61,7 +61,7 @@ std::string shortfall_why(const SimDrillResult& r) {
   if (last->predicted) {
     const auto& p = *last->predicted;
     why += fmt::format(" was predicted {} (P99 TTFT {}, P99 TPOT {}) and measured {}", last->predicted_met ? "to meet it" : "to fall short",
-                       seconds(p.ttft_p99_s), seconds(p.tpot_p99_s), measured_text(last->after));
+                       latency_text(p.ttft_p99_s), latency_text(p.tpot_p99_s), measured_text(last->after));
     std::vector<std::string> off;
     if (p.ttft_p99_s > 0 && last->after.ttft_p99_s > 1.2 * p.ttft_p99_s)
       off.push_back(fmt::format("{:.2g}x the predicted TTFT", last->after.ttft_p99_s / p.ttft_p99_s));

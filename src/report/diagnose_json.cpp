@@ -8,7 +8,7 @@ namespace {
 using nlohmann::json;
 
 // Absent stays null; a non-finite number (never expected) becomes a string, as in snapshots.
-json num(const std::optional<double>& v) {
+json json_number(const std::optional<double>& v) {
   if (!v) return nullptr;
   if (std::isnan(*v)) return "NaN";
   if (std::isinf(*v)) return *v > 0 ? "+Inf" : "-Inf";
@@ -16,8 +16,8 @@ json num(const std::optional<double>& v) {
 }
 
 json evidence_json(const diagnose::EvidenceItem& e) {
-  return {{"indicator", e.indicator}, {"value", num(e.value)},      {"unit", e.unit},
-          {"threshold", num(e.threshold)}, {"op", e.op},           {"source", e.source},
+  return {{"indicator", e.indicator}, {"value", json_number(e.value)},      {"unit", e.unit},
+          {"threshold", json_number(e.threshold)}, {"op", e.op},           {"source", e.source},
           {"text", e.text}};
 }
 
@@ -33,15 +33,15 @@ json remedy_json(const diagnose::Remedy& r) {
             {"to", r.to},
             {"predicted_effect", r.predicted_effect},
             {"basis", r.basis.empty() ? std::string("qualitative") : r.basis},
-            {"uncertainty", num(r.uncertainty)},
+            {"uncertainty", json_number(r.uncertainty)},
             {"kind", diagnose::to_string(r.kind)},
             {"outcome", diagnose::to_string(diagnose::outcome(r))},
             {"predicted", nullptr}};
   if (r.predicted)
     j["predicted"] = {{"metric", r.predicted->metric},       {"unit", r.predicted->unit},
-                      {"before", num(r.predicted->before)},  {"after", num(r.predicted->after)},
+                      {"before", json_number(r.predicted->before)},  {"after", json_number(r.predicted->after)},
                       {"higher_is_better", r.predicted->higher_is_better},
-                      {"tolerance", num(r.predicted->tolerance)}};
+                      {"tolerance", json_number(r.predicted->tolerance)}};
   return j;
 }
 
@@ -53,7 +53,7 @@ json finding_json(const diagnose::Finding& f) {
           {"symptom", diagnose::to_string(f.symptom)},
           {"severity", diagnose::to_string(f.severity)},
           {"confidence", f.confidence},
-          {"explains", num(f.explains)},
+          {"explains", json_number(f.explains)},
           {"title", f.title},
           {"explanation", f.explanation},
           {"evidence", evidence_list(f.evidence)},
@@ -68,7 +68,7 @@ json plan_state_json(const diagnose::PlanState& s) {
           {"ttft_p99_s", s.ttft_p99_s},
           {"tpot_p99_s", s.tpot_p99_s},
           {"output_tokens_per_s", s.output_tokens_per_s},
-          {"goodput_rps", num(s.goodput_rps)},
+          {"goodput_rps", json_number(s.goodput_rps)},
           {"gpus", s.gpus}};
 }
 

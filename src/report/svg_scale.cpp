@@ -88,7 +88,7 @@ Range log_range(double lo, double hi) {
 
 namespace {
 
-std::string num(double v) {
+std::string svg_number(double v) {
   const double a = std::abs(v);
   if (a >= 1e6) return fmt::format("{:g}M", v / 1e6);
   if (a >= 1e4) return fmt::format("{:g}k", v / 1e3);
@@ -106,8 +106,8 @@ std::string tick_label(double v, const std::string& unit) {
     return fmt::format("{:g} s", v);
   }
   if (unit == "fraction") return fmt::format("{:g}%", v * 100);
-  if (unit.empty()) return num(v);
-  return num(v) + " " + unit;
+  if (unit.empty()) return svg_number(v);
+  return svg_number(v) + " " + unit;
 }
 
 std::vector<size_t> decimate_minmax_indices(std::span<const Point> points) {

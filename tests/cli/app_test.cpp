@@ -43,12 +43,12 @@ std::vector<Command> table(std::shared_ptr<Opts> o) {
   return {c};
 }
 
-struct Run {
+struct AppRun {
   int code;
   std::string out, err;
 };
 
-Run run(std::shared_ptr<Opts> o, std::vector<const char*> args) {
+AppRun run_table(std::shared_ptr<Opts> o, std::vector<const char*> args) {
   args.insert(args.begin(), "llmtriage");
   std::ostringstream out, err;
   int code = run_app(table(o), static_cast<int>(args.size()), args.data(), out, err);
@@ -59,7 +59,7 @@ Run run(std::shared_ptr<Opts> o, std::vector<const char*> args) {
 
 TEST(App, ParsesTypedOptionsAndReturnsTheCommandsExitCode) {
   auto o = std::make_shared<Opts>();
-  auto r = run(o, {"demo", "run", "--util", "0.5", "--max-len", "4096", "--eager", "--file", "a",
+  auto r = run_table(o, {"demo", "run", "--util", "0.5", "--max-len", "4096", "--eager", "--file", "a",
                    "--file", "b", "--json"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(o->ran);
@@ -72,7 +72,7 @@ TEST(App, ParsesTypedOptionsAndReturnsTheCommandsExitCode) {
 
 TEST(App, BadNumberIsExit2NamingFlagExpectedAndFound) {
   auto o = std::make_shared<Opts>();
-  auto r = run(o, {"demo", "run", "--util", "zero.nine"});
+  auto r = run_table(o, {"demo", "run", "--util", "zero.nine"});
   EXPECT_EQ(r.code, 2);
   EXPECT_FALSE(o->ran);
   EXPECT_NE(r.err.find("--util"), std::string::npos) << r.err;
@@ -82,7 +82,7 @@ TEST(App, BadNumberIsExit2NamingFlagExpectedAndFound) {
 
 TEST(App, UnknownFlagIsExit2) {
   auto o = std::make_shared<Opts>();
-  auto r = run(o, {"demo", "run", "--nope"});
+  auto r = run_table(o, {"demo", "run", "--nope"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--nope"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
@@ -91,7 +91,7 @@ TEST(App, UnknownFlagIsExit2) {
 TEST(App, EnvVarFillsTheOption) {
   auto o = std::make_shared<Opts>();
   ::setenv("LLMTRIAGE_TEST_UTIL", "0.7", 1);
-  auto r = run(o, {"demo", "run"});
+  auto r = run_table(o, {"demo", "run"});
   ::unsetenv("LLMTRIAGE_TEST_UTIL");
   EXPECT_EQ(r.code, 1);
   EXPECT_DOUBLE_EQ(o->util, 0.7);
@@ -99,7 +99,7 @@ TEST(App, EnvVarFillsTheOption) {
 
 TEST(App, HelpShowsDefaultsEnvVarsAndTheExample) {
   auto o = std::make_shared<Opts>();
-  auto r = run(o, {"demo", "run", "--help"});
+  auto r = run_table(o, {"demo", "run", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_FALSE(o->ran);
   EXPECT_NE(r.out.find("0.9"), std::string::npos) << r.out;
@@ -109,9 +109,9 @@ TEST(App, HelpShowsDefaultsEnvVarsAndTheExample) {
 
 TEST(App, VersionAndMissingCommand) {
   auto o = std::make_shared<Opts>();
-  auto v = run(o, {"--version"});
+  auto v = run_table(o, {"--version"});
   EXPECT_EQ(v.code, 0);
   EXPECT_NE(v.out.find("llmtriage "), std::string::npos);
-  auto none = run(o, {});
+  auto none = run_table(o, {});
   EXPECT_EQ(none.code, 2);
 }

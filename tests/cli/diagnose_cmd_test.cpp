@@ -46,7 +46,7 @@ std::string quote(const std::string& s) {
 }
 
 // Runs the binary with NO_COLOR unset and stdout/stderr to files (not a TTY).
-Result run(const std::vector<std::string>& args) {
+Result run_diagnose(const std::vector<std::string>& args) {
   static int n = 0;
   const fs::path out = temp_path("out" + std::to_string(n)), err = temp_path("err" + std::to_string(n++));
   std::string cmd = "env -u NO_COLOR " + quote(LLMTRIAGE_BINARY) + " diagnose";
@@ -77,7 +77,7 @@ const json* input_of(const json& j, const std::string& kind, const std::string& 
 }  // namespace
 
 TEST(DiagnoseCmd, HelpHasAWorkedExample) {
-  Result r = run({"--help"});
+  Result r = run_diagnose({"--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("llmtriage diagnose --snapshot snap.json --log vllm.log"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--baseline-records"), std::string::npos);
@@ -85,38 +85,38 @@ TEST(DiagnoseCmd, HelpHasAWorkedExample) {
 }
 
 TEST(DiagnoseCmd, NoInputIsAUsageError) {
-  Result r = run({});
+  Result r = run_diagnose({});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("llmtriage diagnose: error: diagnose: expected at least one input, found none"), std::string::npos)
       << r.err;
 }
 
 TEST(DiagnoseCmd, BadFlagValuesAreUsageErrorsNamingTheKnownValues) {
-  Result r = run({"--observe", "waiting=3", "--symptom", "slow"});
+  Result r = run_diagnose({"--observe", "waiting=3", "--symptom", "slow"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--symptom: expected one of startup_oom, runtime_oom_or_preemption, ttft_spike"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("found 'slow'"), std::string::npos);
 
-  r = run({"--observe", "queue_depth=3"});
+  r = run_diagnose({"--observe", "queue_depth=3"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--observe: expected a known observation name, found queue_depth"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("kv_usage"), std::string::npos);
 
-  r = run({"--observe-file", kData + "/observe_bad.txt"});
+  r = run_diagnose({"--observe-file", kData + "/observe_bad.txt"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("observe_bad.txt:2"), std::string::npos) << r.err;
 
-  r = run({"--observe", "waiting=3", "--color", "sometimes"});
+  r = run_diagnose({"--observe", "waiting=3", "--color", "sometimes"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--color: expected auto, always or never, found sometimes"), std::string::npos) << r.err;
 
-  r = run({"--observe", "waiting=3", "--json", "--markdown"});
+  r = run_diagnose({"--observe", "waiting=3", "--json", "--markdown"});
   EXPECT_EQ(r.code, 2);
 }
 
 TEST(DiagnoseCmd, NothingReadableNamesEveryInputAndWhy) {
-  Result r = run({"--log", "/nonexistent/vllm.log", "--records", "/nonexistent/req.jsonl", "--snapshot",
+  Result r = run_diagnose({"--log", "/nonexistent/vllm.log", "--records", "/nonexistent/req.jsonl", "--snapshot",
                kData + "/observe.txt"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -134,7 +134,7 @@ TEST(DiagnoseCmd, ALogOfUnknownLinesIsReadAndShownNotAnInputError) {
     std::ofstream o(p);
     o << "some.client.Exception: [StatusCode.UNIMPLEMENTED]\nan unheard-of message from a program we do not know\n";
   }
-  Result r = run({"--log", p.string(), "--json"});
+  Result r = run_diagnose({"--log", p.string(), "--json"});
   fs::remove(p);
   EXPECT_NE(r.code, 2) << r.err << r.out;
   json j = json::parse(r.out, nullptr, false);
@@ -146,7 +146,7 @@ TEST(DiagnoseCmd, ALogOfUnknownLinesIsReadAndShownNotAnInputError) {
 }
 
 TEST(DiagnoseCmd, AnUnreadableInputIsReportedAndTheDiagnosisGoesOn) {
-  Result r = run({"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl", "--records",
+  Result r = run_diagnose({"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl", "--records",
                "/nonexistent/more.jsonl", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_NE(r.err.find("llmtriage diagnose: warning: records /nonexistent/more.jsonl: "), std::string::npos) << r.err;
@@ -165,7 +165,7 @@ TEST(DiagnoseCmd, AnUnreadableInputIsReportedAndTheDiagnosisGoesOn) {
 }
 
 TEST(DiagnoseCmd, UnknownModelAndWorkstationGpuAreReportedNotFatal) {
-  Result r = run({"--model", "llama3:8b", "--gpu", "Quadro RTX 4000", "--observe", "waiting=2", "--json"});
+  Result r = run_diagnose({"--model", "llama3:8b", "--gpu", "Quadro RTX 4000", "--observe", "waiting=2", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_NE(r.err.find("warning: model --model llama3:8b: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("warning: gpu --gpu Quadro RTX 4000: "), std::string::npos) << r.err;
@@ -180,7 +180,7 @@ TEST(DiagnoseCmd, UnknownModelAndWorkstationGpuAreReportedNotFatal) {
   EXPECT_TRUE((*g)["ok"].get<bool>());
   EXPECT_NE((*g)["note"].get<std::string>().find("left out"), std::string::npos) << (*g)["note"];
   // A name that states nothing is still reported, and still not fatal.
-  Result n = run({"--model", "zzz", "--gpu", "qqq", "--observe", "waiting=2", "--json"});
+  Result n = run_diagnose({"--model", "zzz", "--gpu", "qqq", "--observe", "waiting=2", "--json"});
   ASSERT_TRUE(n.code == 0 || n.code == 1) << n.err;
   json k = parse(n);
   const json* nm = input_of(k, "model", "zzz");
@@ -190,7 +190,7 @@ TEST(DiagnoseCmd, UnknownModelAndWorkstationGpuAreReportedNotFatal) {
 
 TEST(DiagnoseCmd, ALogOfAnotherModelIsNotUsed) {
   const std::string log = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/ledger/vllm-0.19-llama-3.1-8b-32k.log";
-  Result r = run({"--log", log, "--model", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "H100-SXM", "--json"});
+  Result r = run_diagnose({"--log", log, "--model", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "H100-SXM", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_NE(r.err.find("it is from model 'meta-llama/Llama-3.1-8B-Instruct', --model says 'Qwen/Qwen2.5-7B-Instruct': not used"),
             std::string::npos)
@@ -200,7 +200,7 @@ TEST(DiagnoseCmd, ALogOfAnotherModelIsNotUsed) {
   ASSERT_TRUE(l);
   EXPECT_FALSE((*l)["ok"].get<bool>());
   // The same log with its own model is read.
-  r = run({"--log", log, "--model", kModel, "--gpu", "H100-SXM", "--json"});
+  r = run_diagnose({"--log", log, "--model", kModel, "--gpu", "H100-SXM", "--json"});
   j = parse(r);
   l = input_of(j, "log", "vllm-0.19");
   ASSERT_TRUE(l);
@@ -209,7 +209,7 @@ TEST(DiagnoseCmd, ALogOfAnotherModelIsNotUsed) {
 }
 
 TEST(DiagnoseCmd, BenchFolderGivesRecordsScrapesAndConfig) {
-  Result r = run({"--bench", kData + "/bench_run", "--json"});
+  Result r = run_diagnose({"--bench", kData + "/bench_run", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
   const json* s = input_of(j, "bench", "bench_run/summary.json");
@@ -243,7 +243,7 @@ TEST(DiagnoseCmd, GatherPutsReadingsFilesFirstAndCountsThemAsEvidence) {
 }
 
 TEST(DiagnoseCmd, OutputsInEveryShapeAreRead) {
-  Result r = run({"--outputs", kData + "/outputs.jsonl", "--json"});
+  Result r = run_diagnose({"--outputs", kData + "/outputs.jsonl", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
   const json* o = input_of(j, "outputs", "outputs.jsonl");
@@ -262,7 +262,7 @@ TEST(DiagnoseCmd, SnapshotFileIsRead) {
   const fs::path p = temp_path("snap.json");
   ASSERT_TRUE(llmtriage::collect::write_snapshot(p.string(), *snap).ok());
   // Its series carry served names ("a", "b"): aliases, which never contradict --model.
-  Result r = run({"--snapshot", p.string(), "--model", kModel, "--json"});
+  Result r = run_diagnose({"--snapshot", p.string(), "--model", kModel, "--json"});
   fs::remove(p);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
@@ -273,7 +273,7 @@ TEST(DiagnoseCmd, SnapshotFileIsRead) {
 }
 
 TEST(DiagnoseCmd, ObservationsAloneAreEvidenceAndTheExitCodeFollowsTheFindings) {
-  Result r = run({"--observe-file", kData + "/observe.txt", "--symptom", "ttft_spike", "--json"});
+  Result r = run_diagnose({"--observe-file", kData + "/observe.txt", "--symptom", "ttft_spike", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
   EXPECT_EQ(j["symptoms"], json::array({"ttft_spike"}));
@@ -289,17 +289,17 @@ TEST(DiagnoseCmd, ObservationsAloneAreEvidenceAndTheExitCodeFollowsTheFindings) 
 TEST(DiagnoseCmd, TerminalAndMarkdownOutputs) {
   const std::vector<std::string> in = {"--records", std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/bench.jsonl"};
   auto args = in;
-  Result plain = run(args);
+  Result plain = run_diagnose(args);
   EXPECT_NE(plain.out.find("VERDICT"), std::string::npos) << plain.out;
   EXPECT_NE(plain.out.find("TTFT/TPOT/ITL as defined in docs/metrics.md"), std::string::npos);
   EXPECT_EQ(plain.out.find('\033'), std::string::npos) << "colors on a file";
   args.push_back("--color");
   args.push_back("always");
-  Result colored = run(args);
+  Result colored = run_diagnose(args);
   EXPECT_NE(colored.out.find("\033[1mVERDICT\033[0m"), std::string::npos);
   args = in;
   args.push_back("--markdown");
-  Result md = run(args);
+  Result md = run_diagnose(args);
   EXPECT_EQ(md.out.rfind("# llmtriage diagnosis\n", 0), 0u) << md.out;
   EXPECT_NE(md.out.find("## Inputs"), std::string::npos);
   EXPECT_EQ(md.code, plain.code);
@@ -307,7 +307,7 @@ TEST(DiagnoseCmd, TerminalAndMarkdownOutputs) {
 
 TEST(DiagnoseCmd, BaselineReachesTheLoadLayer) {
   const std::string recs = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/records/";
-  Result r = run({"--records", recs + "vllm_bench.json", "--baseline-records", recs + "bench.jsonl", "--json"});
+  Result r = run_diagnose({"--records", recs + "vllm_bench.json", "--baseline-records", recs + "bench.jsonl", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   json j = parse(r);
   const json* b = input_of(j, "baseline records", "bench.jsonl");
@@ -319,7 +319,7 @@ TEST(DiagnoseCmd, BaselineReachesTheLoadLayer) {
   EXPECT_TRUE(shift) << j["findings"].dump(1);
 
   // A baseline that cannot be read is reported; the diagnosis runs without one.
-  r = run({"--records", recs + "vllm_bench.json", "--baseline-records", "/nonexistent/base.jsonl", "--json"});
+  r = run_diagnose({"--records", recs + "vllm_bench.json", "--baseline-records", "/nonexistent/base.jsonl", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_NE(r.err.find("warning: baseline records /nonexistent/base.jsonl: "), std::string::npos) << r.err;
   j = parse(r);
@@ -331,7 +331,7 @@ TEST(DiagnoseCmd, BaselineReachesTheLoadLayer) {
 TEST(DiagnoseCmd, SecretsNeverAppearInTheReportTheWarningsOrTheKeptSnapshot) {
   const fs::path snap = temp_path("secret_snap.json");
   // Nothing listens on port 1: the capture fails at once, and its errors quote the URL.
-  Result r = run({"--endpoint", "http://user:hunter2pw@127.0.0.1:1/metrics?token=tok4567", "--api-key", "sk-SECRET999",
+  Result r = run_diagnose({"--endpoint", "http://user:hunter2pw@127.0.0.1:1/metrics?token=tok4567", "--api-key", "sk-SECRET999",
                   "--window", "0s", "--no-local-gpu", "--keep-snapshot", snap.string(), "--observe", "waiting=1",
                   "--engine-args", "vllm serve " + kModel + " --api-key sk-ENGINE777", "--json"});
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
@@ -362,7 +362,7 @@ TEST(DiagnoseCmd, NoGpuOnTheCapturingMachineIsSaidOnce) {
                    "listing a GPU, found no nvidia-smi): GPU readings skipped";
   const fs::path p = temp_path("nogpu.json");
   ASSERT_TRUE(llmtriage::collect::write_snapshot(p.string(), *snap).ok());
-  Result r = run({"--snapshot", p.string(), "--model", kModel});
+  Result r = run_diagnose({"--snapshot", p.string(), "--model", kModel});
   fs::remove(p);
   ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
   EXPECT_EQ(r.err.find("gpu"), std::string::npos) << r.err;

@@ -23,7 +23,7 @@ using llmtriage::test_support::LlamaServerProcess;
 
 namespace {
 
-fs::path temp_path(const std::string& name) {
+fs::path peer_temp_path(const std::string& name) {
   return fs::temp_directory_path() / ("llmtriage_llama_" + std::to_string(::getpid()) + "_" + name);
 }
 
@@ -76,12 +76,12 @@ TEST(LlamaCppPeer, DiagnoseUnderOverloadNamesTheSlotQueueRelativeToTheSlots) {
   LlamaServerProcess srv({"-np", "4", "-c", "8192", "-t", "2", "--metrics"});
   ASSERT_TRUE(srv.ok()) << srv.log();
   // 12 clients on 4 slots: 8 wait, all the time the run lasts (bounded by --deadline).
-  const fs::path bout = temp_path("load.out");
+  const fs::path bout = peer_temp_path("load.out");
   llmtriage::shell_test::run_shell("(" + bin() + " bench --endpoint " + srv.url() +
                                    " --model tiny --input-len 16 --output-len 400 --num-requests 60 --concurrency 12"
                                    " --scrape-interval 0 --deadline 10 > " + bout.string() + " 2>&1 &)");
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  const fs::path snap = temp_path("snap.json");
+  const fs::path snap = peer_temp_path("snap.json");
   int code = -1;
   json d = run_json("diagnose --endpoint " + srv.url() + " --window 4s --interval 1s --no-local-gpu --keep-snapshot " +
                         snap.string() + " --json",
@@ -118,7 +118,7 @@ TEST(LlamaCppPeer, InterruptedBenchIsPartialWithSaneRates) {
   SKIP_WITHOUT_PEER();
   LlamaServerProcess srv({"-np", "4", "-c", "8192", "-t", "2", "--metrics"});
   ASSERT_TRUE(srv.ok()) << srv.log();
-  const fs::path out = temp_path("partial");
+  const fs::path out = peer_temp_path("partial");
   int code = -1;
   // The deadline ends the run with requests in flight and most never sent.
   json s = run_json("bench --endpoint " + srv.url() + " --model tiny --input-len 16 --output-len 64 "

@@ -9,7 +9,7 @@ using testing::RuleCase;
 using S = LayerVerdict::State;
 const auto T = Symptom::timeout_or_stream_break;
 
-const RuleCase kCases[] = {
+const RuleCase kGatewayCases[] = {
     {"nothing", {}, {}, {}, {}, S::not_judged},
     {"observed_timeout_below_p99", {{"gateway_timeout_s", 5}, {"ttft_p99_s", 8}}, {}, {T}, {"gateway_timeout_below_ttft_p99"}, S::at_fault},
     {"observed_timeout_above_p99", {{"gateway_timeout_s", 30}, {"ttft_p99_s", 8}}, {}, {T}, {}, S::cleared},
@@ -49,7 +49,7 @@ TEST_P(GatewayRules, FindsWhatTheTableSays) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, GatewayRules, ::testing::ValuesIn(kCases), [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Table, GatewayRules, ::testing::ValuesIn(kGatewayCases), [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Gateway, TimeoutRemedyMovesTheBudgetAboveTheTail) {
   RuleCase c{"x", {{"gateway_timeout_s", 5}, {"ttft_p99_s", 8}, {"timeout_error_share", 0.1}, {"error_rate", 0.2}}, {}, {T}, {}, S::at_fault};

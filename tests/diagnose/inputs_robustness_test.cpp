@@ -14,7 +14,7 @@
 namespace llmtriage::diagnose {
 namespace {
 
-Report run(const std::string& text) {
+Report diagnose_text(const std::string& text) {
   DiagnoseInput in;
   (void)load_thresholds(in.thresholds, text, "t");
   std::istringstream s(text);
@@ -58,7 +58,7 @@ TEST(InputsRobustness, SeedCorpusAndMutations) {
   std::mt19937 rng(42);
   const std::string alphabet = "=_.,#\n 0123456789e-+abcdefghijklmnopqrstuvwxyz<|>";
   for (const auto& seed : std::vector<std::string>(seeds)) {
-    check(run(seed), seed.substr(0, 40));
+    check(diagnose_text(seed), seed.substr(0, 40));
     for (int m = 0; m < 40; ++m) {
       std::string t = seed;
       const int edits = 1 + static_cast<int>(rng() % 8);
@@ -70,7 +70,7 @@ TEST(InputsRobustness, SeedCorpusAndMutations) {
           default: t.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
         }
       }
-      check(run(t), t.substr(0, 40));
+      check(diagnose_text(t), t.substr(0, 40));
     }
   }
 }

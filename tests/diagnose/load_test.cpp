@@ -8,7 +8,7 @@ namespace {
 using testing::RuleCase;
 using S = LayerVerdict::State;
 
-const RuleCase kCases[] = {
+const RuleCase kLoadCases[] = {
     {"nothing", {}, {}, {}, {}, S::not_judged},
     {"input_grew_16x", {{"input_len_mean", 5000}, {"ttft_p50_s", 4}}, {{"input_len_mean", 300}, {"ttft_p50_s", 0.5}},
      {Symptom::ttft_spike}, {"input_length_shift"}, S::at_fault},
@@ -67,7 +67,7 @@ TEST_P(LoadRules, FindsWhatTheTableSays) {
   testing::expect_well_formed(r, Layer::load);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, LoadRules, ::testing::ValuesIn(kCases), [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Table, LoadRules, ::testing::ValuesIn(kLoadCases), [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Load, InputShiftStatesTheShareOfTheTtftRiseItExplains) {
   RuleCase c{"x", {{"input_len_mean", 600}, {"ttft_p50_s", 2.0}, {"chunked_prefill", 0}},

@@ -9,7 +9,7 @@ using testing::RuleCase;
 using S = LayerVerdict::State;
 const auto Q = Symptom::output_quality;
 
-const RuleCase kCases[] = {
+const RuleCase kNumericCases[] = {
     {"nothing", {}, {}, {}, {}, S::not_judged},
     {"truncation_in_logs_without_outputs", {{"truncation_events", 3}}, {}, {Q}, {"prompt_truncated_silently"}, S::at_fault},
     {"prompts_pinned_at_context", {{"inputs_at_max_model_len_share", 0.3}, {"max_model_len", 4096}}, {}, {Q}, {"prompt_truncated_silently"}, S::at_fault},
@@ -38,7 +38,7 @@ TEST_P(NumericRules, FindsWhatTheTableSays) {
   for (const auto& f : r.findings) EXPECT_EQ(f.symptom, Symptom::output_quality);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, NumericRules, ::testing::ValuesIn(kCases), [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Table, NumericRules, ::testing::ValuesIn(kNumericCases), [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Numeric, GreedyLoopsGetARepetitionPenaltyRemedy) {
   RuleCase c{"x", {{"outputs_count", 20}, {"repetitive_output_share", 0.5}, {"temperature_mean", 0}}, {}, {Q}, {}, S::at_fault};

@@ -22,7 +22,7 @@ core::Event warning(const std::string& text) {
   return e;
 }
 
-const std::vector<Row>& rows() {
+const std::vector<Row>& hardware_rows() {
   static const std::vector<Row> r = {
       {"no telemetry: not judged", [](Case&) {}, {}, State::not_judged},
       {"engine metrics only: still not judged", [](Case& c) { c.set({{"waiting", 3}, {"kv_usage", 0.5}}); }, {},
@@ -140,7 +140,7 @@ const std::vector<Row>& rows() {
 }
 
 TEST(HardwareRules, Table) {
-  for (const auto& row : rows()) {
+  for (const auto& row : hardware_rows()) {
     SCOPED_TRACE(row.name);
     Case c;
     row.setup(c);

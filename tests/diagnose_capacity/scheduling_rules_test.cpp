@@ -25,7 +25,7 @@ core::Event event(core::EventKind k, const std::string& text, std::map<std::stri
   return e;
 }
 
-const std::vector<Row>& rows() {
+const std::vector<Row>& scheduling_rows() {
   static const std::vector<Row> r = {
       {"no evidence: not judged", [](Case&) {}, {}, State::not_judged},
       {"healthy queue: cleared", [](Case& c) { c.set({{"waiting_p50", 0}, {"kv_usage", 0.4}, {"running", 20}}); }, {},
@@ -276,7 +276,7 @@ const std::vector<Row>& rows() {
 }
 
 TEST(SchedulingRules, Table) {
-  for (const auto& row : rows()) {
+  for (const auto& row : scheduling_rows()) {
     SCOPED_TRACE(row.name);
     Case c;
     row.setup(c);
@@ -296,7 +296,7 @@ TEST(SchedulingRules, Table) {
 
 TEST(SchedulingRules, SeveritiesFollowTheContract) {
   // critical: startup OOM, runtime OOM, a request that can never run; warning: located SLO causes.
-  for (const auto& row : rows()) {
+  for (const auto& row : scheduling_rows()) {
     Case c;
     row.setup(c);
     for (const auto& f : analyze_scheduling(c.ctx()).findings) {

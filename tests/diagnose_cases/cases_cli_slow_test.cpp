@@ -30,18 +30,7 @@ namespace {
 using case_corpus::case_names;
 using case_corpus::cases_root;
 using case_corpus::read_text;
-
-// Single-quotes a word for /bin/sh.
-std::string sh_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
+using case_corpus::sh_quote;
 
 std::vector<fs::path> files_with_prefix(const fs::path& dir, const std::string& prefix, const std::string& ext) {
   std::vector<fs::path> out;

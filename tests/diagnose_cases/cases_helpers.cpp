@@ -30,4 +30,15 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
+std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
 }  // namespace case_corpus

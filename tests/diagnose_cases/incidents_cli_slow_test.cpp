@@ -24,10 +24,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "diagnose_cases/cases_helpers.h"
 #include "support/shell_run.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using case_corpus::read_text;
+using case_corpus::sh_quote;
 
 namespace {
 
@@ -41,20 +44,7 @@ const std::vector<std::string>& sets() {
 
 fs::path set_root(const std::string& set) { return fs::path(LLMTRIAGE_TEST_DATA_DIR) / "diagnose" / set; }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string sh_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::vector<std::string> case_names(const std::string& set) {
+std::vector<std::string> incident_names(const std::string& set) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(set_root(set) / "cases", ec))
@@ -67,7 +57,7 @@ std::vector<std::string> case_names(const std::string& set) {
 std::vector<std::string> all_cases() {
   std::vector<std::string> out;
   for (const auto& set : sets())
-    for (const auto& c : case_names(set)) out.push_back(set + "/" + c);
+    for (const auto& c : incident_names(set)) out.push_back(set + "/" + c);
   return out;
 }
 
@@ -170,7 +160,7 @@ TEST_P(IncidentSet, Floor) {
   const std::string set = GetParam();
   size_t usable = 0, right = 0;
   std::map<std::string, std::pair<int, int>> by_layer;
-  for (const auto& name : case_names(set)) {
+  for (const auto& name : incident_names(set)) {
     const fs::path dir = set_root(set) / "cases" / name;
     const json a = json::parse(read_text(dir / "args.json"));
     if (!a.value("usable", true)) continue;

@@ -16,7 +16,7 @@ namespace {
 using testing::all_at;
 
 // 61 steps 1 s apart at 2 req/s, 200 generated tok/s; `clock` is SM clock / max, `waiting` a gauge.
-ReplicaEvidence replica(const std::string& name, double clock, double waiting, bool restart = false) {
+ReplicaEvidence picture_replica(const std::string& name, double clock, double waiting, bool restart = false) {
   ReplicaEvidence r;
   r.replica = name;
   r.now.deployment.engine = core::EngineKind::vllm;
@@ -46,7 +46,7 @@ ReplicaEvidence replica(const std::string& name, double clock, double waiting, b
   return r;
 }
 
-FleetEvidence fleet(std::vector<ReplicaEvidence> reps) {
+FleetEvidence picture_fleet(std::vector<ReplicaEvidence> reps) {
   FleetEvidence f;
   f.engine = core::EngineKind::vllm;
   f.start_s = 1000;
@@ -64,7 +64,7 @@ size_t column(const report::FleetPicture& p, const std::string& id) {
 }
 
 TEST(FleetPicture, ThrottledReplicaFirstItsClockCellMarkedHealthyRowsAtTheMedian) {
-  const auto fe = fleet({replica("a", 1, 0), replica("b", 1, 0), replica("c", 0.5, 0), replica("d", 1, 0)});
+  const auto fe = picture_fleet({picture_replica("a", 1, 0), picture_replica("b", 1, 0), picture_replica("c", 0.5, 0), picture_replica("d", 1, 0)});
   const auto d = analyze(fe, {});
   const auto p = fleet_picture(fe, d);
   ASSERT_EQ(p.rows.size(), 4u);
@@ -96,7 +96,7 @@ TEST(FleetPicture, ThrottledReplicaFirstItsClockCellMarkedHealthyRowsAtTheMedian
 }
 
 TEST(FleetPicture, NoRateAcrossARestartAndNoLatencySparkline) {
-  const auto fe = fleet({replica("a", 1, 0, true), replica("b", 1, 0), replica("c", 1, 0)});
+  const auto fe = picture_fleet({picture_replica("a", 1, 0, true), picture_replica("b", 1, 0), picture_replica("c", 1, 0)});
   const auto p = fleet_picture(fe, analyze(fe, {}));
   const size_t rate = column(p, "request_rate");
   for (const auto& r : p.rows)
@@ -116,10 +116,10 @@ TEST(FleetPicture, NoRateAcrossARestartAndNoLatencySparkline) {
 }
 
 TEST(FleetPicture, ARawClockInMhzWhenTheStoreHasNoMaxClock) {
-  auto a = replica("a", 1, 0), b = replica("b", 1, 0), c = replica("c", 1, 0);
+  auto a = picture_replica("a", 1, 0), b = picture_replica("b", 1, 0), c = picture_replica("c", 1, 0);
   for (auto* r : {&a, &b, &c})
     for (auto& g : r->now.gpu_samples) g.max_sm_clock_mhz.reset();
-  const auto fe = fleet({a, b, c});
+  const auto fe = picture_fleet({a, b, c});
   const auto p = fleet_picture(fe, analyze(fe, {}));
   EXPECT_EQ(p.columns[column(p, "sm_clock_mhz")].unit, "MHz");
   for (const auto& col : p.columns) EXPECT_NE(col.id, "sm_clock_ratio");
@@ -128,7 +128,7 @@ TEST(FleetPicture, ARawClockInMhzWhenTheStoreHasNoMaxClock) {
 // A finding most replicas share is said once in the verdict with one replica's evidence: that
 // replica is not marked as differing for it.
 TEST(FleetPicture, AFleetWidePatternMarksNoReplica) {
-  const auto fe = fleet({replica("a", 1, 0), replica("b", 1, 0), replica("c", 1, 0)});
+  const auto fe = picture_fleet({picture_replica("a", 1, 0), picture_replica("b", 1, 0), picture_replica("c", 1, 0)});
   auto d = analyze(fe, {});
   diagnose::Finding shared;
   shared.id = "kv_pool_preallocated";

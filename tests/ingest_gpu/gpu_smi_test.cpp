@@ -9,13 +9,13 @@ using namespace llmtriage;
 using namespace llmtriage::ingest;
 
 namespace {
-std::string load(const std::string& name) {
+std::string load_capture(const std::string& name) {
   return core::read_file(std::string(LLMTRIAGE_TEST_DATA_DIR) + "/metrics/" + name).value();
 }
 }  // namespace
 
 TEST(NvidiaSmiCsv, WithUnitsInHeaderAndValues) {
-  auto r = parse_nvidia_smi_csv(load("synthetic_nvidia_smi_units.csv"), 42);
+  auto r = parse_nvidia_smi_csv(load_capture("synthetic_nvidia_smi_units.csv"), 42);
   ASSERT_TRUE(r.ok()) << r.error().message();
   ASSERT_EQ(r->gpus.size(), 2u);
   const auto& g = r->gpus[0];
@@ -38,7 +38,7 @@ TEST(NvidiaSmiCsv, WithUnitsInHeaderAndValues) {
 }
 
 TEST(NvidiaSmiCsv, LegacyThrottleNameNoUnitsAndNotAvailable) {
-  auto r = parse_nvidia_smi_csv(load("synthetic_nvidia_smi_legacy_nounits.csv"), 1);
+  auto r = parse_nvidia_smi_csv(load_capture("synthetic_nvidia_smi_legacy_nounits.csv"), 1);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->gpus.size(), 1u);
   const auto& g = r->gpus[0];

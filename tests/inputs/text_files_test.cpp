@@ -11,7 +11,7 @@ namespace in = llmtriage::inputs;
 
 namespace {
 
-const std::string kData = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli";
+const std::string kCliData = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli";
 
 fs::path write_temp(const std::string& name, const std::string& text) {
   const fs::path p = fs::temp_directory_path() / ("llmtriage-inputs-" + std::to_string(::getpid()) + "-" + name);
@@ -22,7 +22,7 @@ fs::path write_temp(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST(InputsTextFiles, OutputsInEveryShapeAreRead) {
-  auto texts = in::read_outputs_file(kData + "/outputs.jsonl");
+  auto texts = in::read_outputs_file(kCliData + "/outputs.jsonl");
   ASSERT_TRUE(texts.ok()) << texts.error().message();
   ASSERT_EQ(texts->size(), 4u);
   EXPECT_EQ((*texts)[0], "Paris is the capital of France.<|im_end|>\n<|im_start|>user\nWhat about Spain?");

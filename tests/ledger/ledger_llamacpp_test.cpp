@@ -56,7 +56,7 @@ LedgerInput llama_in(int64_t c, int np) {
   return in;
 }
 
-LedgerReport run(const LedgerInput& in) {
+LedgerReport compute_ok(const LedgerInput& in) {
   auto r = compute_ledger(in);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message());
   return r.ok() ? *r : LedgerReport{};
@@ -70,7 +70,7 @@ double line(const LedgerReport& r, const std::string& key) {
 }
 
 TEST(LedgerLlamaCpp, TinyModelC8192Np4MatchesTheEngineLog) {
-  auto r = run(llama_in(8192, 4));
+  auto r = compute_ok(llama_in(8192, 4));
   EXPECT_EQ(r.kv_cache_tokens, 8192);
   EXPECT_EQ(r.max_num_seqs, 4);
   EXPECT_EQ(r.max_model_len, 2048);  // cells per slot
@@ -100,7 +100,7 @@ TEST(LedgerLlamaCpp, CacheTypesSizeByTheirBlocks) {
     auto in = llama_in(8192, 4);
     in.llama.cache_type_k = c.k;
     in.llama.cache_type_v = c.v;
-    auto r = run(in);
+    auto r = compute_ok(in);
     EXPECT_NEAR(line(r, "kv_cache_gib") / kMiB, c.mib, 1e-9) << c.k << "/" << c.v;
   }
   auto bad = llama_in(8192, 4);
@@ -117,30 +117,30 @@ TEST(LedgerLlamaCpp, CacheTypesSizeByTheirBlocks) {
 }
 
 TEST(LedgerLlamaCpp, SlotsSplitTheCellsUnlessUnified) {
-  auto split = run(llama_in(8192, 4));
+  auto split = compute_ok(llama_in(8192, 4));
   auto in = llama_in(8192, 4);
   in.llama.kv_unified = true;
-  auto uni = run(in);
+  auto uni = compute_ok(in);
   EXPECT_EQ(uni.kv_cache_tokens, 8192);            // the same cells...
   EXPECT_DOUBLE_EQ(uni.kv_cache_gib, split.kv_cache_gib);
   EXPECT_EQ(uni.max_model_len, 4096);              // ...any slot may use all of them, up to the trained context
   in.typical_len = 3000;
-  auto uni3000 = run(in);
+  auto uni3000 = compute_ok(in);
   EXPECT_DOUBLE_EQ(*uni3000.max_concurrency_typical, 2.0);  // 8192 / 3000
   EXPECT_EQ(uni3000.verdict, Verdict::low_concurrency);
   auto split3000_in = llama_in(8192, 4);
   split3000_in.typical_len = 3000;
-  auto split3000 = run(split3000_in);
+  auto split3000 = compute_ok(split3000_in);
   EXPECT_EQ(split3000.verdict, Verdict::max_model_len_exceeds_kv);  // cut at 2048 (finish_reason length)
   EXPECT_TRUE(split3000.engine_starts);
   // Padding: -c 8000 -np 3 -> 2667 per slot, padded to 2816; n_ctx = 3 x 2816.
-  auto pad = run(llama_in(8000, 3));
+  auto pad = compute_ok(llama_in(8000, 3));
   EXPECT_EQ(pad.kv_cache_tokens, 3 * 2816);
   // -c 0 = the model's context; -np unset = auto: 4 slots, unified.
   LedgerInput def;
   def.model = tiny();
   def.engine = core::EngineKind::llamacpp;
-  auto d = run(def);
+  auto d = compute_ok(def);
   EXPECT_EQ(d.kv_cache_tokens, 4096);
   EXPECT_EQ(d.max_num_seqs, 4);
   EXPECT_EQ(d.max_model_len, 4096);
@@ -151,25 +151,25 @@ TEST(LedgerLlamaCpp, GpuLayersSplitWeightsAndKv) {
   in.gpu = catalog::custom_gpu(8.0);
   in.gpu_mem_gib = 8.0;
   in.llama.n_gpu_layers = 3;  // the last 2 repeating layers + the output layer
-  auto r = run(in);
+  auto r = compute_ok(in);
   const catalog::FileWeights fw = *tiny().file_weights;
   EXPECT_DOUBLE_EQ(line(r, "weights_gib"), 2.0 * fw.layer_bytes[0] + fw.output_bytes);
   EXPECT_DOUBLE_EQ(line(r, "weights_host"), fw.input_bytes + 2.0 * fw.layer_bytes[0]);
   EXPECT_DOUBLE_EQ(line(r, "kv_gpu"), 8 * kMiB);   // 2 of 4 layers' KV
   EXPECT_DOUBLE_EQ(line(r, "kv_host"), 8 * kMiB);
   in.llama.n_gpu_layers = 0;
-  auto none = run(in);
+  auto none = compute_ok(in);
   EXPECT_DOUBLE_EQ(line(none, "weights_gib"), 0);
   EXPECT_DOUBLE_EQ(line(none, "kv_gpu"), 0);
   in.llama.n_gpu_layers = 99;  // more than layers + 1: all
-  auto all = run(in);
+  auto all = compute_ok(in);
   EXPECT_DOUBLE_EQ(line(all, "weights_gib"), fw.total_bytes - fw.input_bytes);
   EXPECT_DOUBLE_EQ(line(all, "kv_gpu"), 16 * kMiB);
   EXPECT_EQ(all.verdict, Verdict::fits);
   // A GPU too small for the whole model: the remedy is the most layers that fit, in -ngl.
   in.gpu = catalog::custom_gpu(0.53);
   in.gpu_mem_gib = 0.53;  // 0.5 GiB CUDA context + 30 MiB
-  auto small = run(in);
+  auto small = compute_ok(in);
   EXPECT_FALSE(small.engine_starts);
   bool ngl = false;
   for (const auto& m : small.remedies) ngl = ngl || m.flag == "-ngl";
@@ -182,19 +182,19 @@ TEST(LedgerLlamaCpp, OllamaAllocatesNumCtxTimesParallel) {
   in.engine = core::EngineKind::ollama;
   in.llama.ctx_size = 2048;  // num_ctx per request
   in.llama.parallel = 4;     // OLLAMA_NUM_PARALLEL
-  auto r = run(in);
+  auto r = compute_ok(in);
   EXPECT_EQ(r.kv_cache_tokens, 8192);
   EXPECT_EQ(r.max_model_len, 2048);
   EXPECT_DOUBLE_EQ(line(r, "kv_cache_gib"), 16 * kMiB);
   // OLLAMA_KV_CACHE_TYPE needs OLLAMA_FLASH_ATTENTION=1; without it the cache stays f16.
   in.llama.cache_type_k = in.llama.cache_type_v = "q8_0";
-  auto no_fa = run(in);
+  auto no_fa = compute_ok(in);
   EXPECT_DOUBLE_EQ(line(no_fa, "kv_cache_gib"), 16 * kMiB);
   in.llama.flash_attn = true;
-  auto fa = run(in);
+  auto fa = compute_ok(in);
   EXPECT_DOUBLE_EQ(line(fa, "kv_cache_gib"), 8.5 * kMiB);
   in.typical_len = 3000;
-  auto longer = run(in);
+  auto longer = compute_ok(in);
   ASSERT_EQ(longer.verdict, Verdict::max_model_len_exceeds_kv);
   bool num_ctx = false;
   for (const auto& m : longer.remedies) {
@@ -210,7 +210,7 @@ TEST(LedgerLlamaCpp, OllamaAllocatesNumCtxTimesParallel) {
 TEST(LedgerLlamaCpp, RemediesUseLlamaCppFlagsAndUnits) {
   auto in = llama_in(8192, 4);
   in.typical_len = 3000;
-  auto r = run(in);
+  auto r = compute_ok(in);
   bool c = false, np = false, kvu = false, ctk = false;
   for (const auto& m : r.remedies) {
     for (const char* vllm : {"--max-model-len", "--max-num-seqs", "--kv-cache-dtype", "--gpu-memory-utilization",
@@ -238,7 +238,7 @@ TEST(LedgerLlamaCpp, RealTinyGgufGives16MiB) {
   ASSERT_TRUE(m.ok()) << m.error().message();
   auto in = llama_in(8192, 4);
   in.model = *m;
-  auto r = run(in);
+  auto r = compute_ok(in);
   EXPECT_EQ(r.max_model_len, 2048);
   EXPECT_DOUBLE_EQ(line(r, "kv_cache_gib"), 16 * kMiB);
   EXPECT_NEAR(line(r, "file_weights") / kMiB, 35.76, 0.005);

@@ -19,13 +19,12 @@
 #include "net/server.h"
 
 using namespace llmtriage::net;
+using llmtriage::net::testing::get_request;
 using namespace std::chrono_literals;
 
 namespace {
 
-ClientOptions quick() { return llmtriage::net::testing::quick_client(20000ms); }
-
-Request get(const std::string& url) { return llmtriage::net::testing::get_request(url); }
+ClientOptions roundtrip_client() { return llmtriage::net::testing::quick_client(20000ms); }
 
 void add_routes(Server& s) {
   s.route("GET", "/v1/models", [](ServerRequest&, std::shared_ptr<ResponseWriter> w) {
@@ -68,7 +67,7 @@ StreamResult run_sse(Client& c, const std::string& url) {
     st->outcome = o;
     done->set_value();
   };
-  c.start(get(url), std::move(h));
+  c.start(get_request(url), std::move(h));
   done->get_future().wait();
   return *st;
 }
@@ -79,13 +78,13 @@ TEST(RoundTrip, GetPostAndChunked) {
   Server s;
   add_routes(s);
   ASSERT_TRUE(s.start().ok());
-  Client c(quick());
-  auto models = c.fetch(get(s.base_url() + "/v1/models"));
+  Client c(roundtrip_client());
+  auto models = c.fetch(get_request(s.base_url() + "/v1/models"));
   ASSERT_TRUE(models.ok()) << models.error().message();
   EXPECT_EQ(models->status, 200);
   EXPECT_EQ(models->body, R"({"object":"list","data":[{"id":"m"}]})");
 
-  Request post = get(s.base_url() + "/echo?x=1");
+  Request post = get_request(s.base_url() + "/echo?x=1");
   post.method = Method::post;
   post.body = std::string(100000, 'b');
   auto echo = c.fetch(post);
@@ -93,7 +92,7 @@ TEST(RoundTrip, GetPostAndChunked) {
   EXPECT_EQ(echo->body, post.body);
   EXPECT_EQ(*echo->header("x-query"), "x=1");
 
-  auto chunked = c.fetch(get(s.base_url() + "/chunked"));
+  auto chunked = c.fetch(get_request(s.base_url() + "/chunked"));
   ASSERT_TRUE(chunked.ok()) << chunked.error().message();
   std::string want;
   for (int i = 0; i < 100; ++i) want += std::to_string(i) + ",";
@@ -106,7 +105,7 @@ TEST(RoundTrip, SseTenThousandEvents) {
   Server s;
   add_routes(s);
   ASSERT_TRUE(s.start().ok());
-  Client c(quick());
+  Client c(roundtrip_client());
   StreamResult r = run_sse(c, s.base_url() + "/sse?n=10000");
   ASSERT_TRUE(r.outcome.ok()) << r.outcome.error.message();
   ASSERT_EQ(r.events.size(), 10001u);
@@ -120,9 +119,9 @@ TEST(RoundTrip, KeepAliveReuseAcrossManyRequests) {
   Server s;
   add_routes(s);
   ASSERT_TRUE(s.start().ok());
-  Client c(quick());
+  Client c(roundtrip_client());
   for (int i = 0; i < 200; ++i) {
-    auto r = c.fetch(get(s.base_url() + "/v1/models"));
+    auto r = c.fetch(get_request(s.base_url() + "/v1/models"));
     ASSERT_TRUE(r.ok()) << r.error().message();
   }
   EXPECT_EQ(c.connections_opened(), 1u);
@@ -136,7 +135,7 @@ TEST(RoundTrip, ThousandConcurrentStreams) {
   Server s(so);
   add_routes(s);
   ASSERT_TRUE(s.start().ok());
-  Client c(quick());
+  Client c(roundtrip_client());
   constexpr int kStreams = 1000;
   std::atomic<int> ok{0}, events{0}, done{0};
   std::promise<void> all;
@@ -147,7 +146,7 @@ TEST(RoundTrip, ThousandConcurrentStreams) {
       ok += o.ok();
       if (++done == kStreams) all.set_value();
     };
-    c.start(get(s.base_url() + "/sse?n=20"), std::move(h));
+    c.start(get_request(s.base_url() + "/sse?n=20"), std::move(h));
   }
   all.get_future().wait();
   EXPECT_EQ(ok.load(), kStreams);
@@ -186,8 +185,8 @@ TEST(RoundTrip, StreamFromAnotherThreadAndFromLoopTimers) {
     (*step)(0);
   });
   ASSERT_TRUE(s.start().ok());
-  Client c(quick());
-  Request req = get(s.base_url() + "/v1/completions");
+  Client c(roundtrip_client());
+  Request req = get_request(s.base_url() + "/v1/completions");
   req.method = Method::post;
   req.body = "{}";
   auto st = std::make_shared<std::vector<std::string>>();
@@ -219,11 +218,11 @@ TEST(RoundTrip, TlsWithGeneratedCertificate) {
   auto ca = std::filesystem::temp_directory_path() / ("llmtriage_net_ca_" + std::to_string(::getpid()) + ".pem");
   std::ofstream(ca) << cert.cert_pem;
 
-  ClientOptions verified = quick();
+  ClientOptions verified = roundtrip_client();
   verified.ca_file = ca.string();
   Client c(verified);
   for (int i = 0; i < 3; ++i) {
-    auto r = c.fetch(get(s.base_url() + "/v1/models"));
+    auto r = c.fetch(get_request(s.base_url() + "/v1/models"));
     ASSERT_TRUE(r.ok()) << r.error().message();
     EXPECT_EQ(r->status, 200);
   }
@@ -233,12 +232,12 @@ TEST(RoundTrip, TlsWithGeneratedCertificate) {
   EXPECT_EQ(sse.events.size(), 1001u);
 
   // The system store does not trust it: a typed TLS failure, unless --insecure.
-  auto untrusted = fetch(get(s.base_url() + "/v1/models"), quick());
+  auto untrusted = fetch(get_request(s.base_url() + "/v1/models"), roundtrip_client());
   ASSERT_FALSE(untrusted.ok());
   EXPECT_EQ(failure_of(untrusted.error()), Failure::tls) << untrusted.error().message();
-  ClientOptions insecure = quick();
+  ClientOptions insecure = roundtrip_client();
   insecure.insecure_tls = true;
-  auto ok = fetch(get(s.base_url() + "/v1/models"), insecure);
+  auto ok = fetch(get_request(s.base_url() + "/v1/models"), insecure);
   EXPECT_TRUE(ok.ok());
   std::filesystem::remove(ca);
 }
@@ -247,7 +246,7 @@ TEST(RoundTrip, TlsClientToPlainServerPort) {
   Server s;
   add_routes(s);
   ASSERT_TRUE(s.start().ok());
-  auto r = fetch(get("https://127.0.0.1:" + std::to_string(s.port()) + "/v1/models"), quick());
+  auto r = fetch(get_request("https://127.0.0.1:" + std::to_string(s.port()) + "/v1/models"), roundtrip_client());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(failure_of(r.error()), Failure::tls) << r.error().message();
 }

@@ -18,6 +18,7 @@
 #include "net/server.h"
 
 using namespace llmtriage::net;
+using llmtriage::net::testing::get_request;
 using llmtriage::net::testing::connect_loopback;
 using llmtriage::net::testing::RawPeer;
 using llmtriage::net::testing::read_until_close;
@@ -26,8 +27,6 @@ using namespace std::chrono_literals;
 namespace {
 
 ClientOptions quick() { return llmtriage::net::testing::quick_client(); }
-
-Request get(const std::string& url) { return llmtriage::net::testing::get_request(url); }
 
 void ok_route(Server& s) {
   s.route("GET", "/ok", [](ServerRequest&, std::shared_ptr<ResponseWriter> w) { w->respond(200, "{}"); });
@@ -43,12 +42,12 @@ TEST(ServerLimits, OversizedHeadersGet431AndBigBodies413) {
   Server s(so);
   ok_route(s);
   ASSERT_TRUE(s.start().ok());
-  Request big = get(s.base_url() + "/ok");
+  Request big = get_request(s.base_url() + "/ok");
   big.headers.push_back({"X-Big", std::string(8000, 'h')});
   auto r = fetch(big, quick(), FetchOptions{true});
   ASSERT_TRUE(r.ok()) << r.error().message();
   EXPECT_EQ(r->status, 431);
-  Request post = get(s.base_url() + "/ok");
+  Request post = get_request(s.base_url() + "/ok");
   post.method = Method::post;
   post.body = std::string(5000, 'b');
   auto p = fetch(post, quick());
@@ -112,7 +111,7 @@ TEST(ServerLimits, MaxConnectionsRejectsWith503) {
   int a = connect_loopback(s.port());
   int b = connect_loopback(s.port());
   while (s.stats().open_connections < 2) std::this_thread::sleep_for(1ms);
-  auto r = fetch(get(s.base_url() + "/ok"), quick());
+  auto r = fetch(get_request(s.base_url() + "/ok"), quick());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(failure_of(r.error()), Failure::http_status);
   EXPECT_NE(r.error().message().find("503"), std::string::npos);
@@ -125,11 +124,11 @@ TEST(ServerRouting, NotFoundMethodNotAllowedAndMalformed) {
   Server s;
   ok_route(s);
   ASSERT_TRUE(s.start().ok());
-  auto nf = fetch(get(s.base_url() + "/missing"), quick(), FetchOptions{true});
+  auto nf = fetch(get_request(s.base_url() + "/missing"), quick(), FetchOptions{true});
   ASSERT_TRUE(nf.ok());
   EXPECT_EQ(nf->status, 404);
   EXPECT_NE(nf->body.find("\"code\":404"), std::string::npos);
-  Request del = get(s.base_url() + "/ok");
+  Request del = get_request(s.base_url() + "/ok");
   del.method = Method::del;
   auto na = fetch(del, quick(), FetchOptions{true});
   ASSERT_TRUE(na.ok());
@@ -170,11 +169,11 @@ TEST(ServerHandlers, ThrowingOrSilentHandlersGive500) {
   s.route("GET", "/throw", [](ServerRequest&, std::shared_ptr<ResponseWriter>) { throw std::runtime_error("boom"); });
   s.route("GET", "/silent", [](ServerRequest&, std::shared_ptr<ResponseWriter>) {});
   ASSERT_TRUE(s.start().ok());
-  auto t = fetch(get(s.base_url() + "/throw"), quick(), FetchOptions{true});
+  auto t = fetch(get_request(s.base_url() + "/throw"), quick(), FetchOptions{true});
   ASSERT_TRUE(t.ok()) << t.error().message();
   EXPECT_EQ(t->status, 500);
   EXPECT_NE(t->body.find("boom"), std::string::npos);
-  auto q = fetch(get(s.base_url() + "/silent"), quick(), FetchOptions{true});
+  auto q = fetch(get_request(s.base_url() + "/silent"), quick(), FetchOptions{true});
   ASSERT_TRUE(q.ok()) << q.error().message();
   EXPECT_EQ(q->status, 500);
 }
@@ -201,7 +200,7 @@ TEST(ServerHandlers, ClientDisconnectReachesTheWriter) {
     std::promise<void> got_first;
     StreamHandlers h;
     h.on_event = [&](const SseEvent&, SteadyClock::time_point) { got_first.set_value(); };
-    c.start(get(s.base_url() + "/stream"), std::move(h));
+    c.start(get_request(s.base_url() + "/stream"), std::move(h));
     got_first.get_future().wait();
   }  // the client goes away mid-stream
   closed_seen.get_future().wait();
@@ -242,7 +241,7 @@ TEST(ServerShutdown, FinishesStreamsInGraceAndCutsTheRest) {
     h.on_event = [&](const SseEvent& e, SteadyClock::time_point) { started += e.data == "start"; };
     auto* p = std::string(path) == "/polite" ? &polite_done : &stuck_done;
     h.on_done = [p](const Outcome& o) { p->set_value(o); };
-    c.start(get(s.base_url() + path), std::move(h));
+    c.start(get_request(s.base_url() + path), std::move(h));
   }
   while (started.load() < 2) std::this_thread::sleep_for(1ms);
   s.stop();
@@ -268,10 +267,10 @@ TEST(ServerLog, OneLinePerRequestWithoutSecrets) {
   ok_route(s);
   ASSERT_TRUE(s.start().ok());
   Client c(quick());
-  Request req = get(s.base_url() + "/ok?api_key=query-secret");
+  Request req = get_request(s.base_url() + "/ok?api_key=query-secret");
   req.bearer_token = "bearer-secret";
   ASSERT_TRUE(c.fetch(req).ok());
-  ASSERT_TRUE(c.fetch(get(s.base_url() + "/nope")).ok());
+  ASSERT_TRUE(c.fetch(get_request(s.base_url() + "/nope")).ok());
   s.stop();
   std::lock_guard<std::mutex> lock(mu);
   ASSERT_EQ(lines.size(), 2u);

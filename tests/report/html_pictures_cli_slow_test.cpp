@@ -21,16 +21,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kBench = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli/bench_run";
+const std::string kBenchRun = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/diagnose_cli/bench_run";
 const std::string kVllmLog = std::string(LLMTRIAGE_TEST_DATA_DIR) + "/ledger/vllm-0.19-llama-3.1-8b-32k.log";
 const std::string kLedgerArgs = "ledger --model meta-llama/Llama-3.1-8B-Instruct --gpu H100-SXM --max-model-len 32768 ";
 
-struct Outcome {
+struct PicturesOutcome {
   int code = -1;
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
+std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream s;
   s << in.rdbuf();
@@ -45,12 +45,12 @@ class PicturesCli : public testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  Outcome run(const std::string& args) {
+  PicturesOutcome run(const std::string& args) {
     const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
     const std::string cmd = "cd '" + dir_.string() + "' && '" + std::string(LLMTRIAGE_BINARY) + "' " + args + " >'" +
                             out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_all(out), read_all(err)};
   }
 
   static nlohmann::json embedded(const std::string& html) {
@@ -71,7 +71,7 @@ class PicturesCli : public testing::Test {
   // A page that cannot be written: exit 2, and with --json one document, the result's own keys
   // and the error naming the file.
   void expect_unwritable(const std::string& args, const char* result_key) {
-    const Outcome r = run(args + " --html /nonexistent/dir/p.html --json");
+    const PicturesOutcome r = run(args + " --html /nonexistent/dir/p.html --json");
     EXPECT_EQ(r.code, 2) << r.err;
     const auto doc = nlohmann::json::parse(r.out, nullptr, false);
     ASSERT_FALSE(doc.is_discarded()) << "one JSON document expected:\n" << r.out;
@@ -88,14 +88,14 @@ class PicturesCli : public testing::Test {
 // model and GPU named), the same numbers `ledger` computes for that deployment with the log's
 // numbers as ticks; --svg writes the waterfall as a standalone, well-formed SVG file.
 TEST_F(PicturesCli, DiagnoseHtmlDrawsItsLedgerAndSvgWritesEachChart) {
-  const Outcome l = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --json");
+  const PicturesOutcome l = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --json");
   ASSERT_EQ(l.code, 0) << l.err;
   const auto lj = nlohmann::json::parse(l.out);
-  const Outcome r = run("diagnose --log '" + kVllmLog + "' --model meta-llama/Llama-3.1-8B-Instruct --gpu H100-SXM "
+  const PicturesOutcome r = run("diagnose --log '" + kVllmLog + "' --model meta-llama/Llama-3.1-8B-Instruct --gpu H100-SXM "
                         "--html d.html --svg svgs --json");
   ASSERT_NE(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("SVG chart(s) written to svgs: ledger-waterfall.svg"), std::string::npos) << r.err;
-  const auto d = embedded(slurp(dir_ / "d.html"));
+  const auto d = embedded(read_all(dir_ / "d.html"));
   ASSERT_TRUE(d["ledger"].is_object()) << d["notes"].dump();
   std::map<std::string, nlohmann::json> blocks;
   for (const auto& b : d["ledger"]["blocks"]) blocks[b["key"].get<std::string>()] = b;
@@ -104,7 +104,7 @@ TEST_F(PicturesCli, DiagnoseHtmlDrawsItsLedgerAndSvgWritesEachChart) {
     EXPECT_NEAR(blocks[k]["gib"].get<double>(), lj[k].get<double>(), 0.006) << k;
     EXPECT_TRUE(blocks[k]["measured_gib"].is_number()) << k << ": the log's number as a tick";
   }
-  const std::string svg = slurp(dir_ / "svgs" / "ledger-waterfall.svg");
+  const std::string svg = read_all(dir_ / "svgs" / "ledger-waterfall.svg");
   EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
   if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
     EXPECT_EQ(std::system(("xmllint --noout '" + (dir_ / "svgs" / "ledger-waterfall.svg").string() + "'").c_str()), 0);
@@ -112,11 +112,11 @@ TEST_F(PicturesCli, DiagnoseHtmlDrawsItsLedgerAndSvgWritesEachChart) {
 }
 
 TEST_F(PicturesCli, LedgerWaterfallCarriesTheLedgerAndTheLogsNumbers) {
-  const Outcome r = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --html ledger.html --json");
+  const PicturesOutcome r = run(kLedgerArgs + "--from-log '" + kVllmLog + "' --html ledger.html --json");
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   EXPECT_NE(r.err.find("HTML report written to ledger.html"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  const std::string html = slurp(dir_ / "ledger.html");
+  const std::string html = read_all(dir_ / "ledger.html");
   const std::string svg = svg_of(html, "ledger-waterfall");
   ASSERT_FALSE(svg.empty()) << "no waterfall SVG";
   EXPECT_NE(svg.find("<rect"), std::string::npos);
@@ -153,22 +153,22 @@ TEST_F(PicturesCli, LedgerWaterfallCarriesTheLedgerAndTheLogsNumbers) {
   EXPECT_EQ(l["verdict"], j["verdict"]);
   EXPECT_EQ(l["measured_source"], kVllmLog);
   // Without the log: no markers, and the text output is unchanged by --html.
-  const Outcome plain = run(kLedgerArgs + "--html plain.html");
+  const PicturesOutcome plain = run(kLedgerArgs + "--html plain.html");
   ASSERT_EQ(plain.code, 0) << plain.err;
   EXPECT_EQ(plain.out, run(kLedgerArgs).out);
-  EXPECT_EQ(svg_of(slurp(dir_ / "plain.html"), "ledger-waterfall").find("ledger-measured"), std::string::npos);
+  EXPECT_EQ(svg_of(read_all(dir_ / "plain.html"), "ledger-waterfall").find("ledger-measured"), std::string::npos);
   expect_unwritable(kLedgerArgs, "total_gib");
-  const Outcome text = run(kLedgerArgs + "--html /nonexistent/dir/p.html");
+  const PicturesOutcome text = run(kLedgerArgs + "--html /nonexistent/dir/p.html");
   EXPECT_EQ(text.code, 2);
   EXPECT_NE(text.out.find("Weights"), std::string::npos) << "the ledger is still printed";
   EXPECT_NE(text.err.find("/nonexistent/dir/p.html"), std::string::npos) << text.err;
 }
 
 TEST_F(PicturesCli, AbDeltaBoardCarriesEveryMetricAsAbJsonPrintsIt) {
-  const Outcome r = run("ab '" + kBench + "' '" + kBench + "' --html ab.html --json");
+  const PicturesOutcome r = run("ab '" + kBenchRun + "' '" + kBenchRun + "' --html ab.html --json");
   ASSERT_NE(r.code, 2) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  const std::string html = slurp(dir_ / "ab.html");
+  const std::string html = read_all(dir_ / "ab.html");
   const std::string svg = svg_of(html, "ab-board");
   ASSERT_FALSE(svg.empty()) << "no delta board";
   EXPECT_NE(svg.find("ab-whisker"), std::string::npos);
@@ -191,7 +191,7 @@ TEST_F(PicturesCli, AbDeltaBoardCarriesEveryMetricAsAbJsonPrintsIt) {
   }
   // The same folder on both sides: the metrics' own quantities, no difference.
   EXPECT_NE(svg.find("no significant change"), std::string::npos);
-  expect_unwritable("ab '" + kBench + "' '" + kBench + "'", "metrics");
+  expect_unwritable("ab '" + kBenchRun + "' '" + kBenchRun + "'", "metrics");
 }
 
 // `llmtriage sim serve` in the background on a free port (this test binary links no HTTP client,
@@ -204,10 +204,10 @@ class SimServer {
                             "--kv-cache-tokens 200000 --max-model-len 4096 --time-scale 20 --port 0 >'" + out.string() +
                             "' 2>&1 & echo $! >'" + pid.string() + "'";
     if (std::system(cmd.c_str()) != 0) return;
-    pid_ = std::atoi(slurp(pid).c_str());
+    pid_ = std::atoi(read_all(pid).c_str());
     const std::string mark = "listening on ";
     for (int i = 0; i < 600 && url_.empty(); ++i) {
-      const std::string text = slurp(out);
+      const std::string text = read_all(out);
       if (const size_t a = text.find(mark); a != std::string::npos) {
         const size_t b = text.find_first_of(" \n", a + mark.size());
         if (b != std::string::npos) url_ = text.substr(a + mark.size(), b - a - mark.size());
@@ -227,13 +227,13 @@ class SimServer {
 
 TEST_F(PicturesCli, CapacityCurveCarriesTheSearchAsCapacityJsonPrintsIt) {
   SimServer srv(dir_);
-  ASSERT_FALSE(srv.url().empty()) << slurp(dir_ / "serve.out");
+  ASSERT_FALSE(srv.url().empty()) << read_all(dir_ / "serve.out");
   const std::string args = "capacity --endpoint " + srv.url() + " --model meta-llama/Llama-3.1-8B-Instruct --input-len 16 --output-len 4 --num-requests 8 "
                            "--by rate --start 2 --trials 1 --max-points 3 --slo ttft=5s,tpot=1s --scrape-interval 0 ";
-  const Outcome r = run(args + "--html cap.html --json");
+  const PicturesOutcome r = run(args + "--html cap.html --json");
   ASSERT_NE(r.code, 2) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  const std::string html = slurp(dir_ / "cap.html");
+  const std::string html = read_all(dir_ / "cap.html");
   const std::string svg = svg_of(html, "capacity");
   ASSERT_FALSE(svg.empty()) << "no capacity curve";
   EXPECT_NE(svg.find("<circle"), std::string::npos);
@@ -260,14 +260,14 @@ TEST_F(PicturesCli, CapacityCurveCarriesTheSearchAsCapacityJsonPrintsIt) {
 
 TEST_F(PicturesCli, BenchDrawsItsRunAsReportDrawsTheFolder) {
   SimServer srv(dir_);
-  ASSERT_FALSE(srv.url().empty()) << slurp(dir_ / "serve.out");
+  ASSERT_FALSE(srv.url().empty()) << read_all(dir_ / "serve.out");
   const std::string args = "bench --endpoint " + srv.url() + " --model meta-llama/Llama-3.1-8B-Instruct --input-len 16 --output-len 4 "
                            "--num-requests 12 --rate 50 --slo ttft=5s --scrape-interval 0.05 ";
-  const Outcome r = run(args + "--out run --html bench.html --json");
+  const PicturesOutcome r = run(args + "--out run --html bench.html --json");
   ASSERT_NE(r.code, 2) << r.err << r.out;
   EXPECT_NE(r.err.find("HTML report written to bench.html"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  const std::string html = slurp(dir_ / "bench.html");
+  const std::string html = read_all(dir_ / "bench.html");
   const std::string svg = svg_of(html, "cdf cdf-ttft_s");
   ASSERT_FALSE(svg.empty()) << "no TTFT CDF";
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
@@ -279,7 +279,7 @@ TEST_F(PicturesCli, BenchDrawsItsRunAsReportDrawsTheFolder) {
   EXPECT_NEAR(run0["metrics"]["ttft_s"]["p99"].get<double>() * 1e3, j["ttft_ms"]["p99"].get<double>(), 1e-6);
   EXPECT_DOUBLE_EQ(d["latency"]["slo"]["ttft_s"].get<double>(), 5.0) << "the run's SLO is the CDF's line";
   // The page is drawn from the folder: --html without --out is refused before anything is sent.
-  const Outcome no_out = run(args + "--html x.html");
+  const PicturesOutcome no_out = run(args + "--html x.html");
   EXPECT_EQ(no_out.code, 2);
   EXPECT_NE(no_out.err.find("--out"), std::string::npos) << no_out.err;
   EXPECT_FALSE(fs::exists(dir_ / "x.html"));

@@ -11,7 +11,7 @@
 namespace llmtriage::report {
 namespace {
 
-nlohmann::json embedded(const std::string& html) {
+nlohmann::json picture_data(const std::string& html) {
   const std::string open = "<script type=\"application/json\" id=\"llmtriage-data\">";
   const size_t a = html.find(open), b = html.find("</script>", a);
   return nlohmann::json::parse(html.substr(a + open.size(), b - a - open.size()));
@@ -38,7 +38,7 @@ TEST(HtmlPictures, NoPictureNoSvgAndNullData) {
   const std::string html = render_html(h);
   for (const char* cls : {"ledger-waterfall", "capacity", "ab-board"})
     EXPECT_EQ(html.find(std::string("<svg class=\"chart ") + cls), std::string::npos) << cls;
-  const auto d = embedded(html);
+  const auto d = picture_data(html);
   for (const char* k : {"ledger", "capacity", "ab"}) EXPECT_TRUE(d[k].is_null()) << k;
 }
 
@@ -50,7 +50,7 @@ TEST(HtmlPictures, LedgerWaterfallPlacesEachBlockAfterThePrevious) {
   EXPECT_EQ(html.find("<script>alert"), std::string::npos) << "input text is escaped";
   EXPECT_NE(html.find("60.00 GiB (log 60.50)"), std::string::npos) << "the engine's number beside the ledger's";
   EXPECT_EQ(html.find("no diagnosis among the inputs"), std::string::npos) << "a ledger page never has one";
-  const auto l = embedded(html)["ledger"];
+  const auto l = picture_data(html)["ledger"];
   ASSERT_EQ(l["blocks"].size(), 5u);
   const double starts[] = {0, 60, 61, 63, 63.5};
   for (size_t i = 0; i < 5; ++i) EXPECT_DOUBLE_EQ(l["blocks"][i]["start_gib"].get<double>(), starts[i]) << i;
@@ -64,7 +64,7 @@ TEST(HtmlPictures, LedgerGraphsInTheHeadroomAndAPoolShortOfMemory) {
   HtmlReport h;
   h.ledger = ledger(-2, true);
   const std::string html = render_html(h);
-  const auto l = embedded(html)["ledger"];
+  const auto l = picture_data(html)["ledger"];
   EXPECT_DOUBLE_EQ(l["blocks"][1]["start_gib"].get<double>(), 72) << "CUDA graphs start at the usable share's end";
   EXPECT_DOUBLE_EQ(l["blocks"][2]["start_gib"].get<double>(), 60) << "the next usable block follows the weights";
   EXPECT_DOUBLE_EQ(l["blocks"][4]["start_gib"].get<double>(), 62.5);
@@ -79,7 +79,7 @@ TEST(HtmlPictures, LedgerWithoutGpuMemoryDrawsNothing) {
   h.ledger->total_gib = 0;
   const std::string html = render_html(h);
   EXPECT_EQ(html.find("<svg class=\"chart ledger-waterfall"), std::string::npos);
-  EXPECT_TRUE(embedded(html)["ledger"].is_null());
+  EXPECT_TRUE(picture_data(html)["ledger"].is_null());
 }
 
 TEST(HtmlPictures, CapacityCurveMarksTheAnswerFailuresAndTheClient) {
@@ -106,7 +106,7 @@ TEST(HtmlPictures, CapacityCurveMarksTheAnswerFailuresAndTheClient) {
   EXPECT_NE(html.find("TTFT SLO 500 ms"), std::string::npos);
   EXPECT_NE(html.find("TPOT SLO 50 ms"), std::string::npos);
   EXPECT_NE(html.find("cap-diagonal"), std::string::npos) << "a rate search draws realised against offered";
-  const auto d = embedded(html)["capacity"];
+  const auto d = picture_data(html)["capacity"];
   EXPECT_DOUBLE_EQ(d["capacity"].get<double>(), 4);
   ASSERT_EQ(d["curve"].size(), 4u);
   EXPECT_DOUBLE_EQ(d["curve"][3]["realized_load"].get<double>(), 6);
@@ -127,7 +127,7 @@ TEST(HtmlPictures, AbBoardColoursVerdictsAndGreysARefusal) {
   EXPECT_NE(html.find("max_num_seqs: 256 -&gt; 128"), std::string::npos) << "the variable changed, in the title";
   for (const char* cls : {"ab-row ab-better", "ab-row ab-worse", "ab-row ab-same"}) EXPECT_NE(html.find(cls), std::string::npos) << cls;
   EXPECT_NE(html.find("TTFT p99"), std::string::npos);
-  auto d = embedded(html)["ab"];
+  auto d = picture_data(html)["ab"];
   ASSERT_EQ(d["metrics"].size(), 3u);
   EXPECT_DOUBLE_EQ(d["metrics"][0]["lo"].get<double>(), -70);
   EXPECT_EQ(d["metrics"][1]["verdict"], "worse");

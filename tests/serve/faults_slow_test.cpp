@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-json body_of(const net::Response& r) { return json::parse(r.body, nullptr, false); }
+json json_body(const net::Response& r) { return json::parse(r.body, nullptr, false); }
 
 std::vector<core::EngineSample> scrape(net::Client& c, const ServeProcess& p) {
   auto r = get(c, p.url() + "/metrics");
@@ -115,7 +115,7 @@ TEST(SimServeFaults, LongPromptBurstFillsTheQueueAndDelaysARealClient) {
   const auto after = scrape(c, p).at(0);
   EXPECT_GE(*after.prompt_tokens_total - prompt0, 20 * 1000.0);  // ghosts' prompts were prefilled
   EXPECT_GT(after.ttft_s.count, 2);                                // their TTFTs are in the histogram
-  auto stats = body_of(get(c, p.url() + "/sim/stats"));
+  auto stats = json_body(get(c, p.url() + "/sim/stats"));
   EXPECT_GE(stats["burst_requests"].get<int>(), 20);
   EXPECT_EQ(stats["gateway_timeouts"], 0);
   EXPECT_NE(p.log().find("[admin] fault long_prompt_burst {\"input_len\":1000"), std::string::npos);
@@ -151,7 +151,7 @@ TEST(SimServeFaults, GatewayTimeoutAnswers504AndRetriesAddGhostLoad) {
   const double aborts0 = aborts(c, p);
   auto waiting = post_json(c, p.url() + "/v1/completions", completion("late", 4));
   EXPECT_EQ(waiting.status, 504) << waiting.body;
-  auto j = body_of(waiting);
+  auto j = json_body(waiting);
   ASSERT_TRUE(j.contains("error")) << waiting.body;
   EXPECT_EQ(j["error"]["type"], "gateway_timeout");
   EXPECT_EQ(j["error"]["code"], 504);
@@ -167,7 +167,7 @@ TEST(SimServeFaults, GatewayTimeoutAnswers504AndRetriesAddGhostLoad) {
   // last retry's deadline (~4 virtual s after the second cut).
   json stats;
   for (int i = 0; i < 200; ++i) {
-    stats = body_of(get(c, p.url() + "/sim/stats"));
+    stats = json_body(get(c, p.url() + "/sim/stats"));
     if (stats["engine_timed_out"].get<int>() >= 6) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

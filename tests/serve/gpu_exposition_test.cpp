@@ -17,7 +17,7 @@ namespace llmtriage::serve {
 
 namespace {
 
-sim::SimConfig config(int replicas, int tp, std::vector<sim::Fault> faults = {}) {
+sim::SimConfig gpu_config(int replicas, int tp, std::vector<sim::Fault> faults = {}) {
   sim::Scenario s;
   s.deployment.kv_cache_tokens = 50000;
   s.deployment.max_model_len = 4096;
@@ -47,7 +47,7 @@ ingest::DcgmParse parse(const std::string& text) { return ingest::gpu_samples_fr
 }  // namespace
 
 TEST(GpuExposition, RoundTripsThroughOurDcgmReader) {
-  const auto cfg = config(1, 1);
+  const auto cfg = gpu_config(1, 1);
   sim::OnlineEngine e(cfg);
   DcgmExposition x(cfg.hardware.name, 0.9);
   make_busy(e, 0, 0.0);
@@ -75,7 +75,7 @@ TEST(GpuExposition, RoundTripsThroughOurDcgmReader) {
 }
 
 TEST(GpuExposition, ThrottleFaultUnderLoadShowsAsSwPowerCap) {
-  const auto cfg = config(1, 1, {throttle(0.5)});
+  const auto cfg = gpu_config(1, 1, {throttle(0.5)});
   sim::OnlineEngine e(cfg);
   DcgmExposition x(cfg.hardware.name, 0.9);
   make_busy(e, 0, 1.0);
@@ -90,14 +90,14 @@ TEST(GpuExposition, ThrottleFaultUnderLoadShowsAsSwPowerCap) {
 }
 
 TEST(GpuExposition, FaultChangesReadingsFromItsOnsetOnly) {
-  const auto cfg = config(1, 1, {throttle(0.5, 10.0)});
+  const auto cfg = gpu_config(1, 1, {throttle(0.5, 10.0)});
   sim::OnlineEngine e(cfg);
   DcgmExposition x(cfg.hardware.name, 0.9);
   make_busy(e, 0, 1.0);
   EXPECT_EQ(*x.readings(e, 1.0)[0].throttle_reasons, 0u);
   EXPECT_EQ(*x.readings(e, 10.0)[0].throttle_reasons, sim::kReasonSwPowerCap);
   // Added at run time (POST /admin/fault does this on the engine thread).
-  const auto cfg2 = config(1, 1);
+  const auto cfg2 = gpu_config(1, 1);
   sim::OnlineEngine e2(cfg2);
   make_busy(e2, 0, 1.0);
   EXPECT_EQ(*x.readings(e2, 1.0)[0].throttle_reasons, 0u);
@@ -109,7 +109,7 @@ TEST(GpuExposition, FaultChangesReadingsFromItsOnsetOnly) {
 }
 
 TEST(GpuExposition, IdleReplicaReportsIdleEvenWithAThrottleFault) {
-  const auto cfg = config(1, 1, {throttle(0.5)});
+  const auto cfg = gpu_config(1, 1, {throttle(0.5)});
   sim::OnlineEngine e(cfg);
   DcgmExposition x(cfg.hardware.name, 0.9);
   const auto got = parse(x.render(e, 0.0, 8000));
@@ -120,7 +120,7 @@ TEST(GpuExposition, IdleReplicaReportsIdleEvenWithAThrottleFault) {
 }
 
 TEST(GpuExposition, OneBlockPerReplicaAndTpRank) {
-  const auto cfg = config(2, 2);
+  const auto cfg = gpu_config(2, 2);
   sim::OnlineEngine e(cfg);
   DcgmExposition x(cfg.hardware.name, 0.9);
   make_busy(e, 1, 0.0);  // replica 1 busy, replica 0 idle

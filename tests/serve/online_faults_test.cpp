@@ -12,7 +12,7 @@ namespace llmtriage::sim {
 
 namespace {
 
-SimConfig config(int replicas, RouterKind router, std::vector<Fault> faults = {}, int64_t max_num_seqs = 256) {
+SimConfig faults_config(int replicas, RouterKind router, std::vector<Fault> faults = {}, int64_t max_num_seqs = 256) {
   Scenario s;
   s.deployment.kv_cache_tokens = 100000;
   s.deployment.max_model_len = 4096;
@@ -56,7 +56,7 @@ Fault fault(FaultKind k, double start, double end) {
 }  // namespace
 
 TEST(OnlineFaults, PrefixAffinityKeepsASharedPrefixOnOneReplicaUntilNoAffinity) {
-  OnlineEngine e(config(2, RouterKind::prefix_affinity, {fault(FaultKind::no_affinity, 100, 200)}));
+  OnlineEngine e(faults_config(2, RouterKind::prefix_affinity, {fault(FaultKind::no_affinity, 100, 200)}));
   std::set<int> before, during, after;
   for (int i = 0; i < 8; ++i) before.insert(e.request(e.add(i * 1.0, 1700, 4, 0, 0, 0, -1, prompt(1, i))).replica);
   for (int i = 0; i < 8; ++i) during.insert(e.request(e.add(100 + i * 1.0, 1700, 4, 0, 0, 0, -1, prompt(1, 100 + i))).replica);
@@ -72,7 +72,7 @@ TEST(OnlineFaults, PrefixAffinityKeepsASharedPrefixOnOneReplicaUntilNoAffinity) 
 
 TEST(OnlineFaults, OtherRoutersSpreadLoad) {
   for (RouterKind k : {RouterKind::round_robin, RouterKind::least_outstanding, RouterKind::random}) {
-    OnlineEngine e(config(3, k));
+    OnlineEngine e(faults_config(3, k));
     std::vector<int> per(3, 0);
     for (int i = 0; i < 30; ++i) ++per[static_cast<size_t>(e.request(e.add(0, 100, 50, 0, 0, 0, -1, prompt(1, 1))).replica)];
     for (int n : per) EXPECT_GT(n, 3) << to_string(k);
@@ -87,7 +87,7 @@ TEST(OnlineFaults, LongPromptBurstInjectsSeededGhostArrivalsThatTakeTheEngine) {
   b.rate_rps = 10;
   b.input_len = 2000;
   b.output_len = 8;
-  OnlineEngine e(config(1, RouterKind::least_outstanding, {b}));
+  OnlineEngine e(faults_config(1, RouterKind::least_outstanding, {b}));
   run_to(e, 30);
   // Poisson at 10/s for 10 s: 100 expected (+-4 sigma = 40).
   EXPECT_GT(e.burst_count(), 60u);
@@ -102,7 +102,7 @@ TEST(OnlineFaults, LongPromptBurstInjectsSeededGhostArrivalsThatTakeTheEngine) {
   }
   const auto s = e.sample(0, 30);
   EXPECT_EQ(*s.prompt_tokens_total, 2000.0 * static_cast<double>(e.burst_count()));
-  OnlineEngine again(config(1, RouterKind::least_outstanding, {b}));
+  OnlineEngine again(faults_config(1, RouterKind::least_outstanding, {b}));
   run_to(again, 30);
   EXPECT_EQ(again.burst_count(), e.burst_count());  // seeded
 }
@@ -114,7 +114,7 @@ TEST(OnlineFaults, GatewayTimeoutCutsRequestsWithoutAFirstTokenAndRetriesComeBac
   rt.max_retries = 2;
   rt.backoff_s = 0.5;
   // One sequence at a time: a long request holds the engine, the next ones wait past the budget.
-  OnlineEngine e(config(1, RouterKind::least_outstanding, {gw, rt}, 1));
+  OnlineEngine e(faults_config(1, RouterKind::least_outstanding, {gw, rt}, 1));
   const int32_t holder = e.add(0, 100, 2000);
   const int32_t waiter = e.add(0, 100, 10);
   const int32_t c1 = e.add(0, 100, 10);
@@ -143,7 +143,7 @@ TEST(OnlineFaults, GatewayTimeoutCutsRequestsWithoutAFirstTokenAndRetriesComeBac
 TEST(OnlineFaults, GatewayTimeoutSparesAClientRequestOnceOneChoiceHasATokenAndRequestsBeforeTheFault) {
   Fault gw = fault(FaultKind::gateway_timeout, 5, 1e300);
   gw.timeout_s = 1.0;
-  OnlineEngine e(config(1, RouterKind::least_outstanding, {gw}, 1));
+  OnlineEngine e(faults_config(1, RouterKind::least_outstanding, {gw}, 1));
   const int32_t early = e.add(0, 100, 10);  // arrived before the fault: no deadline
   e.add(0, 100, 4000 - 101);                // holds the engine for long
   run_to(e, 4);

@@ -41,7 +41,7 @@ json first_event(const std::string& sse) {
   return json::parse(sse.substr(p + 6, sse.find('\n', p) - p - 6), nullptr, false);
 }
 
-std::string completion(int prompt_tokens, int max_tokens, bool stream) {
+std::string token_completion(int prompt_tokens, int max_tokens, bool stream) {
   json j = {{"prompt", std::vector<int>(static_cast<size_t>(prompt_tokens), 1234)},
             {"max_tokens", max_tokens}, {"min_tokens", max_tokens}, {"ignore_eos", true}, {"stream", stream}};
   if (stream) j["stream_options"] = {{"include_usage", true}};
@@ -59,23 +59,23 @@ TEST(SimServeRecords, OneRecordPerRequestJoinableByRequestId) {
   net::Client client;
   const std::string comp = server.url() + "/v1/completions";
 
-  auto a = post_with_id(client, comp, completion(10, 5, true), "rec-stream");
+  auto a = post_with_id(client, comp, token_completion(10, 5, true), "rec-stream");
   ASSERT_EQ(a.status, 200) << a.body;
   // vLLM builds its response id from X-Request-Id: "cmpl-<id>".
   EXPECT_EQ(first_event(a.body).value("id", ""), "cmpl-rec-stream") << a.body;
-  auto b = post_with_id(client, comp, completion(7, 3, false), "rec-whole");
+  auto b = post_with_id(client, comp, token_completion(7, 3, false), "rec-whole");
   ASSERT_EQ(b.status, 200) << b.body;
   EXPECT_EQ(json::parse(b.body).value("id", ""), "cmpl-rec-whole");
   json chat = {{"messages", {{{"role", "user"}, {"content", "abcdefgh"}}}}, {"max_tokens", 4}, {"min_tokens", 4},
                {"ignore_eos", true}, {"stream", true}};
   auto c = post_with_id(client, server.url() + "/v1/chat/completions", chat.dump(), "rec-chat");
   ASSERT_EQ(c.status, 200) << c.body;
-  auto d = post_with_id(client, comp, completion(4, 2, false), "");  // no header: the server's own id
+  auto d = post_with_id(client, comp, token_completion(4, 2, false), "");  // no header: the server's own id
   ASSERT_EQ(d.status, 200) << d.body;
   const std::string own_id = json::parse(d.body).value("id", "");
   ASSERT_EQ(own_id.rfind("cmpl-", 0), 0u) << d.body;
   // A header that cannot be an id (over 256 bytes) is ignored, not echoed.
-  auto e = post_with_id(client, comp, completion(4, 2, false), std::string(300, 'x'));
+  auto e = post_with_id(client, comp, token_completion(4, 2, false), std::string(300, 'x'));
   ASSERT_EQ(e.status, 200) << e.body;
   const std::string long_id = json::parse(e.body).value("id", "");
   EXPECT_LT(long_id.size(), 40u);
@@ -85,7 +85,7 @@ TEST(SimServeRecords, OneRecordPerRequestJoinableByRequestId) {
     net::Request r;
     r.method = net::Method::post;
     r.url = comp;
-    r.body = completion(6, 3000, true);
+    r.body = token_completion(6, 3000, true);
     r.headers.push_back({"X-Request-Id", "rec-gone"});
     auto first = std::make_shared<std::promise<void>>();
     auto done = std::make_shared<std::promise<void>>();

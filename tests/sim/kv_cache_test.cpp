@@ -7,7 +7,7 @@
 using namespace llmtriage::sim;
 
 namespace {
-SimRequest req(int32_t prompt, uint64_t key, uint64_t group = 0, int32_t shared = 0) {
+SimRequest kv_req(int32_t prompt, uint64_t key, uint64_t group = 0, int32_t shared = 0) {
   SimRequest r;
   r.prompt_len = prompt;
   r.max_output = 4;
@@ -24,7 +24,7 @@ void compute_all(KvCache& kv, SimRequest& r) {
 
 TEST(KvCache, AllocatesCeilTokensOverBlockSizeAndFreesBack) {
   KvCache kv(10, 16, false);
-  SimRequest r = req(33, 7);
+  SimRequest r = kv_req(33, 7);
   ASSERT_TRUE(kv.allocate(r, 33, {}));
   EXPECT_EQ(r.blocks.size(), 3u);  // ceil(33/16)
   EXPECT_EQ(kv.num_free(), 7);
@@ -36,7 +36,7 @@ TEST(KvCache, AllocatesCeilTokensOverBlockSizeAndFreesBack) {
 
 TEST(KvCache, RefusesWithoutChangingStateWhenPoolIsShort) {
   KvCache kv(4, 16, false);
-  SimRequest a = req(48, 1), b = req(40, 2);
+  SimRequest a = kv_req(48, 1), b = kv_req(40, 2);
   ASSERT_TRUE(kv.allocate(a, 48, {}));
   EXPECT_FALSE(kv.allocate(b, 40, {}));  // needs 3, 1 free
   EXPECT_TRUE(b.blocks.empty());
@@ -46,28 +46,28 @@ TEST(KvCache, RefusesWithoutChangingStateWhenPoolIsShort) {
 
 TEST(KvCache, SamePrefixHitsFullBlocksButNeverTheLastToken) {
   KvCache kv(32, 16, true);
-  SimRequest a = req(64, 11);
+  SimRequest a = kv_req(64, 11);
   ASSERT_TRUE(kv.allocate(a, 64, {}));
   compute_all(kv, a);
   kv.free(a);
   // A retry of the same request: 64 prompt tokens = 4 full blocks, but the last token must be
   // computed, so only 3 blocks (48 tokens) hit.
-  SimRequest b = req(64, 11);
+  SimRequest b = kv_req(64, 11);
   std::vector<int32_t> hits;
   EXPECT_EQ(kv.find_cached_prefix(b, hits), 48);
   EXPECT_EQ(hits.size(), 3u);
   // Another request shares nothing.
-  SimRequest c = req(64, 12);
+  SimRequest c = kv_req(64, 12);
   std::vector<int32_t> none;
   EXPECT_EQ(kv.find_cached_prefix(c, none), 0);
 }
 
 TEST(KvCache, SharedPrefixGroupHitsOnlyTheSharedBlocks) {
   KvCache kv(64, 16, true);
-  SimRequest a = req(100, 1, /*group*/ 99, /*shared*/ 40);
+  SimRequest a = kv_req(100, 1, /*group*/ 99, /*shared*/ 40);
   ASSERT_TRUE(kv.allocate(a, 100, {}));
   compute_all(kv, a);
-  SimRequest b = req(100, 2, 99, 40);
+  SimRequest b = kv_req(100, 2, 99, 40);
   std::vector<int32_t> hits;
   EXPECT_EQ(kv.find_cached_prefix(b, hits), 32);  // 2 full blocks inside the 40 shared tokens
   // Taking over blocks that are in use by `a` shares them (ref 2), consuming no free block.
@@ -81,23 +81,23 @@ TEST(KvCache, SharedPrefixGroupHitsOnlyTheSharedBlocks) {
 
 TEST(KvCache, EvictsLeastRecentlyFreedFirstAndTheTailOfARequestBeforeItsHead) {
   KvCache kv(8, 16, true);
-  SimRequest a = req(64, 1), b = req(64, 2);
+  SimRequest a = kv_req(64, 1), b = kv_req(64, 2);
   ASSERT_TRUE(kv.allocate(a, 64, {}));
   compute_all(kv, a);
   ASSERT_TRUE(kv.allocate(b, 64, {}));
   compute_all(kv, b);
   kv.free(a);  // a's blocks freed first: evicted first, its last block before its first
   kv.free(b);
-  SimRequest c = req(16, 3);  // one fresh block evicts a's last block
+  SimRequest c = kv_req(16, 3);  // one fresh block evicts a's last block
   ASSERT_TRUE(kv.allocate(c, 16, {}));
-  SimRequest a2 = req(64, 1);
+  SimRequest a2 = kv_req(64, 1);
   std::vector<int32_t> hits;
   EXPECT_EQ(kv.find_cached_prefix(a2, hits), 48);  // blocks 0..2 of a survive (3 is gone anyway)
-  SimRequest d = req(48, 4);  // three more evictions: a's blocks 2, 1, 0 go next
+  SimRequest d = kv_req(48, 4);  // three more evictions: a's blocks 2, 1, 0 go next
   ASSERT_TRUE(kv.allocate(d, 48, {}));
   hits.clear();
   EXPECT_EQ(kv.find_cached_prefix(a2, hits), 0);
-  SimRequest b2 = req(64, 2);
+  SimRequest b2 = kv_req(64, 2);
   hits.clear();
   EXPECT_EQ(kv.find_cached_prefix(b2, hits), 48);  // b, freed later, is intact
   EXPECT_EQ(kv.check(), "");
@@ -107,7 +107,7 @@ TEST(KvCache, WithheldBlocksAreNotHandedOut) {
   KvCache kv(10, 16, false);
   kv.set_withheld(8);
   EXPECT_EQ(kv.num_available(), 2);
-  SimRequest r = req(48, 1);
+  SimRequest r = kv_req(48, 1);
   EXPECT_FALSE(kv.allocate(r, 48, {}));
   kv.set_withheld(0);
   EXPECT_TRUE(kv.allocate(r, 48, {}));
@@ -117,7 +117,7 @@ TEST(KvCache, UsageIsOverTheUsablePoolWhenBlocksAreWithheld) {
   // A kv_pool_shrink fault of factor 0.7 withholds 70 of 100 blocks; 20 in use are two thirds of
   // the 30 the engine can use, not 20% of blocks it cannot (the pool the engine reports is 30).
   KvCache kv(100, 16, false);
-  SimRequest r = req(20 * 16, 1);
+  SimRequest r = kv_req(20 * 16, 1);
   ASSERT_TRUE(kv.allocate(r, 20 * 16, {}));
   EXPECT_DOUBLE_EQ(kv.usage(), 0.2);
   kv.set_withheld(70);
@@ -130,11 +130,11 @@ TEST(KvCache, UsageIsOverTheUsablePoolWhenBlocksAreWithheld) {
 
 TEST(KvCache, PrefixCachingOffNeverHits) {
   KvCache kv(32, 16, false);
-  SimRequest a = req(64, 11);
+  SimRequest a = kv_req(64, 11);
   ASSERT_TRUE(kv.allocate(a, 64, {}));
   compute_all(kv, a);
   kv.free(a);
-  SimRequest b = req(64, 11);
+  SimRequest b = kv_req(64, 11);
   std::vector<int32_t> hits;
   EXPECT_EQ(kv.find_cached_prefix(b, hits), 0);
 }

@@ -98,7 +98,7 @@ std::string kv_bound(const std::string& policy_setting) {
       "workload": {"arrival": "closed_loop", "concurrency": 32, "num_requests": 96, "input": 1000, "output": 1000}})";
 }
 
-Summary run(const std::string& text) {
+Summary run_text(const std::string& text) {
   auto s = parse_scenario(text, "inline");
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
   if (!s.ok()) return {};
@@ -112,12 +112,12 @@ Summary run(const std::string& text) {
 TEST(TrtllmPolicy, MaxUtilizationRunsMoreSequencesThanGuaranteedNoEvictWhenTheReservationBinds) {
   // GUARANTEED_NO_EVICT admits a request only when prompt + max_tokens fits beside what every
   // running request may still claim: 20000 / 2000 = 10 sequences, never a preemption.
-  const Summary no_evict = run(kv_bound(""));
+  const Summary no_evict = run_text(kv_bound(""));
   EXPECT_EQ(no_evict.preemptions, 0u);
   EXPECT_LE(no_evict.running_max, 10.0);
   // MAX_UTILIZATION admits on the blocks the next step needs and pauses the latest request when
   // the pool runs out: more sequences run (and some are paused and recomputed).
-  const Summary max_util = run(kv_bound(R"("capacity_scheduler_policy": "MAX_UTILIZATION")"));
+  const Summary max_util = run_text(kv_bound(R"("capacity_scheduler_policy": "MAX_UTILIZATION")"));
   EXPECT_GT(max_util.running_max, 15.0);
   EXPECT_EQ(max_util.completed, 96u);
   EXPECT_EQ(no_evict.completed, 96u);
