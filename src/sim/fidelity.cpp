@@ -58,6 +58,12 @@ core::Result<RateUnderSlo> max_rate_under_slo(const SimConfig& base, const std::
   if (slo.empty()) return core::make_error(core::ErrorKind::input, "slo", "at least one bound", "none");
   if (!(start_rate > 0) || std::isinf(start_rate))
     return core::make_error(core::ErrorKind::input, "workload.rate", "a finite rate > 0", std::to_string(start_rate));
+  if (!(base.workload.rate_rps > 0) || std::isinf(base.workload.rate_rps) || base.workload.num_requests <= 0)
+    return core::make_error(core::ErrorKind::input, "workload", "a finite rate > 0 and num_requests > 0 (they set the duration)",
+                            std::to_string(base.workload.rate_rps) + " req/s, " + std::to_string(base.workload.num_requests));
+  // A precision of 0 would bisect until the two ends are adjacent doubles and never stop.
+  if (!(rel_precision > 0))
+    return core::make_error(core::ErrorKind::usage, "rel_precision", "> 0", std::to_string(rel_precision));
   // The run keeps the case's duration of traffic: num_requests scales with the rate.
   const double duration_s = static_cast<double>(base.workload.num_requests) / base.workload.rate_rps;
   RateUnderSlo out;

@@ -98,6 +98,10 @@ TEST(RateUnderSlo, NoRateMeetsAnImpossibleBound) {
 
 TEST(RateUnderSlo, CasesWithoutAnSloOrPoissonArrivalsAreNamedErrors) {
   EXPECT_FALSE(max_rate_under_slo(small_poisson(2), {}, 2).ok());
+  EXPECT_FALSE(max_rate_under_slo(small_poisson(2), {{"ttft_ms.p99", 500}}, 2, 0.0).ok());  // would never stop
+  SimConfig no_rate = small_poisson(2);
+  no_rate.workload.rate_rps = 0;
+  EXPECT_FALSE(max_rate_under_slo(no_rate, {{"ttft_ms.p99", 500}}, 2).ok());
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/rate_cases.jsonl";
   {
