@@ -131,9 +131,18 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
       if (tps < 100 && has_sym(sym, Symptom::ttft_spike))
         c.add("prompt_cache_unused", 0.5, reading("prompt_eval_tok_per_s", tps, "tok/s", e.source, "prompt processing speed"));
     }
-    if (id == "vllm_max_concurrency" && f("concurrency") && *f("concurrency") < 1)
+    const bool max_conc_line = id == "vllm_max_concurrency" || id == "vllm_cache_config_max_concurrency";
+    if (max_conc_line && f("concurrency") && *f("concurrency") < 1)
       c.add("kv_pool_below_one_request", 3.0, reading("max_concurrency", *f("concurrency"), "x", e.source,
                                                        "the KV pool holds less than one request of max-model-len", 1, "<"), true);
+    // A pool of one to two max-length requests: a long context (1M tokens) bought with
+    // concurrency. Long-context clients then wait for KV while one or two run, whatever the
+    // running cap says; a first-token, throughput or timeout complaint (or none) is that wait.
+    if (max_conc_line && f("concurrency") && *f("concurrency") >= 1 && *f("concurrency") < 2 &&
+        (sym.empty() || has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low) ||
+         has_sym(sym, Symptom::timeout_or_stream_break)))
+      c.add("kv_pool_exhausted", 2.0, reading("max_concurrency", *f("concurrency"), "x", e.source,
+                                              "the KV pool holds fewer than two requests of max-model-len", 2, "<"));
     if (id == "vllm_zero_throughput_running" && f("running") && *f("running") > 0)
       c.add("kernel_hang_or_fault", 2.5, reading("running_without_tokens", *f("running"), "requests", e.source,
                                                   "requests running while generation throughput is 0 tokens/s"));
@@ -205,15 +214,30 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   {
     const bool queue_sym = sym.empty() || has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low) ||
                            has_sym(sym, Symptom::timeout_or_stream_break);
-    auto cap = ls.number({"max-num-seqs", "max-running-requests", "max-batch-size"});
+    // (QServe's GLOBAL_BATCH_SIZE and FastChat's --limit-worker-concurrency are the same cap.)
+    auto batch_cap = ls.number({"max-num-seqs", "max-running-requests", "max-batch-size", "global-batch-size",
+                                "limit-worker-concurrency"});
+    auto cap = batch_cap;
     if (!cap) cap = ls.number({"OLLAMA_NUM_PARALLEL", "OLLAMA_PARALLEL", "NUM_PARALLEL", "parallel"});
     if (cap && *cap >= 1 && *cap <= 2 && queue_sym)
       c.add("running_cap_queueing", 2.0, reading("running_cap", *cap, "requests", src,
                                                  "requests the server runs at once: the rest wait in its queue"));
+    // A batch cap of three or four against a throughput complaint: a GPU engine's decode step
+    // costs about the same for 4 sequences as for 32 (it streams the weights once either way),
+    // so the cap sets the throughput. Parallel slots are left out: -np 4 is llama-server's default.
+    else if (batch_cap && *batch_cap >= 3 && *batch_cap <= 4 && has_sym(sym, Symptom::throughput_low))
+      c.add("running_cap_queueing", 1.5, reading("running_cap", *batch_cap, "requests", src,
+                                                 "sequences the engine batches at once: a decode step streams the weights for only these"));
     // A queue limit that small refuses the rest (Ollama: 503 "server busy" past OLLAMA_MAX_QUEUE).
     if (auto q = ls.number({"OLLAMA_MAX_QUEUE", "MAX_QUEUE", "max-queued-requests"}); q && *q <= 4 && queue_sym)
       c.add("running_cap_queueing", 1.5, reading("max_queue", *q, "requests", src, "requests allowed to wait: the rest are refused"));
   }
+  // Xinference (`xinference launch --model-engine X`) puts a model actor in front of the engine;
+  // an engine it does not register as concurrent is served one request at a time (sglang in
+  // xorbitsai/inference#1976: 85 tok/s at concurrency 10 against 611 for sglang alone).
+  if (ls.has("model-engine") && (has_sym(sym, Symptom::throughput_low) || has_sym(sym, Symptom::ttft_spike)))
+    c.add("batching_ineffective", 2.0, quote("serving_wrapper", flag("model-engine", *ls.get("model-engine")) +
+                                                                 " (Xinference's model actor in front of the engine)", src));
   // An explicit KV pool size (vLLM --kv-cache-memory, bytes): a few GiB holds few long sequences.
   if (auto kvb = ls.number({"kv-cache-memory", "kv-cache-memory-bytes"}); kvb && *kvb > 0 && *kvb < 16.0 * (1ull << 30) &&
       (slow || has_sym(sym, Symptom::ttft_spike) || runtime_oom || sym.empty()))

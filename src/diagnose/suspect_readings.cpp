@@ -90,6 +90,17 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
     c.add("running_cap_queueing", 1.5, reading("request_rate", *rate, "req/s", src("request_rate"), "requests arrive yet none runs or waits: they are refused or lost at admission"));
   if (auto r = v("running"), o = v("output_tokens_per_s"); r && o && *r >= 1 && *o == 0)
     c.add("kernel_hang_or_fault", 2.5, reading("output_tokens_per_s", *o, "tok/s", src("output_tokens_per_s"), fmt::format("{} running, no tokens", num(*r))));
+  // Requests decoding at once, by Little's law: output tokens/s x seconds per output token. A
+  // throughput complaint where that is a handful (not one stream, not a full batch) is a server
+  // or client that runs only a few requests at a time: a cap, not a slow GPU (the step of a
+  // GPU engine costs about the same for 4 sequences as for 32).
+  if (auto o = v("output_tokens_per_s"), t = v("tpot_p50_s"); o && t && *o > 0 && *t > 0 && has_sym(sym, Symptom::throughput_low)) {
+    const double conc = *o * *t;
+    if (conc >= 1.5 && conc <= 8)
+      c.add("running_cap_queueing", 1.5, reading("decoding_concurrency", conc, "requests", src("output_tokens_per_s"),
+                                                 fmt::format("{} tok/s x {} s per token: about {:.0f} requests decode at once",
+                                                             num(*o), num(*t), conc), 8, "<="));
+  }
   if (auto in = v("input_len_mean")) {
     auto item = reading("input_len_mean", *in, "tokens", src("input_len_mean"));
     if (has_sym(sym, Symptom::ttft_spike) && *in >= 800) c.add("long_prompts", *in >= 8000 ? 1.5 : 1.0, item);

@@ -113,6 +113,13 @@ bool env_name(const std::string& k) {
 
 const std::string* LaunchSettings::get(const std::string& key) const {
   auto it = values.find(key);
+  if (it != values.end()) return &it->second;
+  // Recipes and container kits pass an engine's flags as environment variables of the same
+  // name (MAX_MODEL_LEN=..., MAX_NUM_SEQS=...): a flag name also finds its upper-case twin.
+  if (key.empty() || env_name(key) || key.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos) return nullptr;
+  std::string env = key;
+  for (auto& c : env) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  it = values.find(env);
   return it == values.end() ? nullptr : &it->second;
 }
 

@@ -21,7 +21,7 @@ struct LaunchSettings {
   std::vector<std::string> programs;   // "vllm", "llama-server", "ollama", "lmdeploy", "trtllm-build", ...
   std::vector<std::string> unparsed;   // words that are neither a flag, a value nor a known launcher
 
-  bool has(const std::string& key) const { return values.count(key) > 0; }
+  bool has(const std::string& key) const { return get(key) != nullptr; }  // get: a flag also finds its ENV_NAME twin
   const std::string* get(const std::string& key) const;
   // The first of `keys` that is present, as a number (nullopt when absent or not numeric;
   // "32k" reads 32000, "32K" 32768).

@@ -295,6 +295,16 @@ TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
        "partial_offload"},
       {"a 3B model that fits a 6 GB card at 2 tokens/s", {d::Symptom::tpot_high}, "", {{"output_tokens_per_s", 2}},
        "ministral-3:3b", "RTX 4050 6GB", "gpu_not_used"},
+      {"QServe's batch of 4 with low throughput (an environment variable)", {d::Symptom::throughput_low},
+       "export GLOBAL_BATCH_SIZE=4 NUM_GPU_PAGE_BLOCKS=100; python qserve_benchmark.py --benchmarking",
+       {{"output_tokens_per_s", 60}, {"expected_output_tokens_per_s", 280}}, "", "", "running_cap_queueing"},
+      {"a kit's MAX_NUM_SEQS=2 read as --max-num-seqs", {d::Symptom::ttft_spike}, "MAX_MODEL_LEN=32768 MAX_NUM_SEQS=2", {}, "", "",
+       "running_cap_queueing"},
+      {"about 4 requests decoding at once (40.8 tok/s x 92 ms) with low throughput", {d::Symptom::throughput_low}, "",
+       {{"output_tokens_per_s", 40.8}, {"tpot_p50_s", 0.092}}, "", "", "running_cap_queueing"},
+      {"Xinference's model actor in front of sglang", {d::Symptom::throughput_low},
+       "xinference launch --model-name llama-3-instruct --model-format pytorch --model-engine sglang",
+       {{"output_tokens_per_s", 84.66}, {"expected_output_tokens_per_s", 611.48}}, "", "", "batching_ineffective"},
   };
   for (const auto& row : rows) {
     SCOPED_TRACE(row.why);
@@ -349,6 +359,41 @@ TEST(Suspects, OllamaFindingOnlyVulkanIsTheGpuBackendNotTheScheduler) {
       "filtering\" supported=\"map[CUDA:map[/usr/local/lib/ollama/cuda_v13:map[0:0]] Vulkan:map[/usr/local/lib/ollama/vulkan:map[0:0]]]\"\n");
   cuda.symptoms = {d::Symptom::tpot_high};
   for (const auto& f : run(cuda).findings) EXPECT_NE(f.id, "gpu_not_used");
+}
+
+// Ollama's discovery with no loadable GPU library at all: the CPU serves.
+TEST(Suspects, OllamaWithNoCompatibleGpuLibraryRunsOnTheCpu) {
+  auto in = with_log("time=2025-03-18T11:15:57.784+09:00 level=DEBUG source=server.go:259 msg=\"compatible gpu libraries\" compatible=[]\n");
+  in.symptoms = {d::Symptom::tpot_high};
+  in.observations.now["output_tokens_per_s"] = 4;
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "gpu_not_used");
+  // A library listed: no clue from this line.
+  auto cuda = with_log("time=2025-03-18T11:15:57.784+09:00 level=DEBUG source=server.go:259 msg=\"compatible gpu libraries\" compatible=[cuda_v12]\n");
+  cuda.symptoms = {d::Symptom::tpot_high};
+  for (const auto& f : run(cuda).findings)
+    for (const auto& e : f.evidence) EXPECT_EQ(e.indicator.find("ollama_no_compatible_gpu_library"), std::string::npos);
+}
+
+// vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
+// long-context clients wait for KV while one or two run.
+TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
+  for (const char* line : {"`cache_config_info`: `kv_cache_size_tokens=1,526,178`, `kv_cache_max_concurrency=1.53`",
+                           "INFO 05-01 10:00:00 [kv_cache_utils.py:634] Maximum concurrency for 1,000,000 tokens per request: 1.53x"}) {
+    SCOPED_TRACE(line);
+    auto in = with_log(std::string(line) + "\n");
+    in.symptoms = {d::Symptom::ttft_spike};
+    in.observations.now["running"] = 2;
+    in.observations.now["waiting"] = 1;
+    auto r = run(in);
+    ASSERT_FALSE(r.findings.empty());
+    EXPECT_EQ(r.findings.front().id, "kv_pool_exhausted");
+  }
+  // Eight requests of max-model-len fit: the line is no clue for the pool.
+  auto roomy = with_log("`cache_config_info`: `kv_cache_size_tokens=1,048,576`, `kv_cache_max_concurrency=8.00`\n");
+  roomy.symptoms = {d::Symptom::ttft_spike};
+  for (const auto& f : run(roomy).findings) EXPECT_NE(f.id, "kv_pool_exhausted");
 }
 
 // Capacity read off single readings (suspect_capacity.cpp), each against the symptom's prior.

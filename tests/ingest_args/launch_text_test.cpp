@@ -63,6 +63,19 @@ TEST(LaunchText, ReadsEveryFormOperatorsPaste) {
   }
 }
 
+// Kits pass the engine's flags as environment variables of the same name: a flag name finds its
+// upper-case twin, never the other way round, and a flag given as a flag wins.
+TEST(LaunchText, AFlagNameFindsItsEnvironmentVariableTwin) {
+  auto s = d::read_launch_text("MAX_MODEL_LEN=1000000 MAX_NUM_SEQS=4 ./serve.sh");
+  EXPECT_EQ(s.number({"max-model-len"}), 1000000);
+  EXPECT_EQ(s.number({"max-num-seqs"}), 4);
+  EXPECT_FALSE(s.has("MAX-NUM-SEQS"));
+  auto both = d::read_launch_text("MAX_NUM_SEQS=4 vllm serve m --max-num-seqs 64");
+  EXPECT_EQ(both.number({"max-num-seqs"}), 64);
+  auto flag = d::read_launch_text("vllm serve m --max-num-seqs 8");
+  EXPECT_FALSE(flag.has("MAX_NUM_SEQS"));
+}
+
 TEST(LaunchText, NumbersAndUnparsedWordsNeverFail) {
   auto s = d::read_launch_text("--max-model-len 32k --foo bar 'unterminated");
   EXPECT_EQ(s.number({"max-model-len"}), 32000);
