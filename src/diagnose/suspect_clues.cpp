@@ -228,6 +228,17 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     else if (batch_cap && *batch_cap >= 3 && *batch_cap <= 4 && has_sym(sym, Symptom::throughput_low))
       c.add("running_cap_queueing", 1.5, reading("running_cap", *batch_cap, "requests", src,
                                                  "sequences the engine batches at once: a decode step streams the weights for only these"));
+    // Several requests running, fewer than the server's cap, nothing waiting in it, while the
+    // user waits for a first token: the queue is before the server (a browser's six
+    // connections per host, an HTTP pool, a proxy's connection limit), not its cap.
+    if (auto r = ind.get("running"); cap && r && *r >= 2 && *r < *cap && (!ind.get("waiting") || *ind.get("waiting") == 0) &&
+                                     (has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low))) {
+      auto item = reading("running", *r, "requests", "observe",
+                          fmt::format("running against the server's cap of {}: free slots, no queue in the server", num(*cap)), *cap, "<");
+      c.add("client_concurrency_limit", 2.0, item);
+      c.add("running_cap_queueing", -1.5, item);
+      c.add("request_rate_above_capacity", -1.0, item);  // more than it can serve would fill every slot
+    }
     // A queue limit that small refuses the rest (Ollama: 503 "server busy" past OLLAMA_MAX_QUEUE).
     if (auto q = ls.number({"OLLAMA_MAX_QUEUE", "MAX_QUEUE", "max-queued-requests"}); q && *q <= 4 && queue_sym)
       c.add("running_cap_queueing", 1.5, reading("max_queue", *q, "requests", src, "requests allowed to wait: the rest are refused"));

@@ -101,6 +101,25 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
                                                  fmt::format("{} tok/s x {} s per token: about {:.0f} requests decode at once",
                                                              num(*o), num(*t), conc), 8, "<="));
   }
+  // A prefix-cache hit rate on long prompts (multi-turn, agents): a stable conversation re-sends
+  // its history and hits most of it. Part of it hit is a prefix that changes partway (a
+  // timestamp or a reordered tool list: the content, the load's); none at all on prompts that
+  // long is the cache never seeing the conversation before (turns routed to a cold replica) as
+  // often as a cache that is off.
+  if (auto h = v("prefix_cache_hit_rate"); h && (sym.empty() || has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low))) {
+    auto in = v("input_len_mean");
+    if (!in) in = v("input_len_p99");
+    if (in && *in >= 4000 && *h < 0.6) {
+      auto item = reading("prefix_cache_hit_rate", *h, "fraction", src("prefix_cache_hit_rate"),
+                          fmt::format("on {}-token prompts", num(*in)), 0.6, "<");
+      if (*h < 0.05) {
+        c.add("routing_affinity_lost", 1.5, item);
+        c.add("prompt_cache_unused", 1.0, item);
+      } else {
+        c.add("prompt_cache_unused", 1.5, item);
+      }
+    }
+  }
   if (auto in = v("input_len_mean")) {
     auto item = reading("input_len_mean", *in, "tokens", src("input_len_mean"));
     if (has_sym(sym, Symptom::ttft_spike) && *in >= 800) c.add("long_prompts", *in >= 8000 ? 1.5 : 1.0, item);

@@ -396,6 +396,49 @@ TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
   for (const auto& f : run(roomy).findings) EXPECT_NE(f.id, "kv_pool_exhausted");
 }
 
+// The prefix-cache hit rate on long prompts: half hit is a prefix that changes partway (the
+// content: load); none at all is the cache never seeing the conversation (routing) or off.
+TEST(Suspects, APrefixCacheHitRateOnLongPromptsNamesTheCacheMiss) {
+  d::DiagnoseInput part;
+  part.observations.now["prefix_cache_hit_rate"] = 0.53;
+  part.observations.now["input_len_mean"] = 13040;
+  auto r = run(part);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "prompt_cache_unused");
+  d::DiagnoseInput none = part;
+  none.symptoms = {d::Symptom::ttft_spike};
+  none.observations.now["prefix_cache_hit_rate"] = 0.0;
+  bool routing = false;
+  for (const auto& f : run(none).findings) routing |= f.id == "routing_affinity_lost";
+  EXPECT_TRUE(routing);
+  // Short prompts: a low hit rate says nothing.
+  d::DiagnoseInput shortp = part;
+  shortp.observations.now["input_len_mean"] = 300;
+  for (const auto& f : run(shortp).findings) EXPECT_NE(f.id, "prompt_cache_unused");
+}
+
+// Several running under the server's cap and none waiting in it, while first tokens are slow: the
+// queue is before the server (a client's or proxy's connection limit), not its cap.
+TEST(Suspects, RunningBelowTheCapPointsBeforeTheServer) {
+  auto evidence_for = [](const d::Report& r, const std::string& id) {
+    for (const auto& f : r.findings)
+      if (f.id == id) return true;
+    return false;
+  };
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::ttft_spike};
+  in.launch_text = "llama-server -m m.gguf --ctx-size 81920 --parallel 8";
+  in.observations.now["running"] = 6;
+  EXPECT_TRUE(evidence_for(run(in), "client_concurrency_limit"));
+  // Every slot busy: the server's own queue, not the client's.
+  in.observations.now["running"] = 8;
+  EXPECT_FALSE(evidence_for(run(in), "client_concurrency_limit"));
+  // Requests waiting inside the server: not before it.
+  in.observations.now["running"] = 6;
+  in.observations.now["waiting"] = 3;
+  EXPECT_FALSE(evidence_for(run(in), "client_concurrency_limit"));
+}
+
 // Capacity read off single readings (suspect_capacity.cpp), each against the symptom's prior.
 TEST(Suspects, CapacityReadingsMoveTheRankingToScheduling) {
   // 512 prompt tokens and 11 s to the first token on a GPU: waiting, not prefilling.
