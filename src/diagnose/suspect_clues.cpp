@@ -222,12 +222,31 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
     if (cap && *cap >= 1 && *cap <= 2 && queue_sym)
       c.add("running_cap_queueing", 2.0, reading("running_cap", *cap, "requests", src,
                                                  "requests the server runs at once: the rest wait in its queue"));
-    // A batch cap of three or four against a throughput complaint: a GPU engine's decode step
+    // A batch cap of three to eight against a throughput complaint: a GPU engine's decode step
     // costs about the same for 4 sequences as for 32 (it streams the weights once either way),
-    // so the cap sets the throughput. Parallel slots are left out: -np 4 is llama-server's default.
-    else if (batch_cap && *batch_cap >= 3 && *batch_cap <= 4 && has_sym(sym, Symptom::throughput_low))
+    // so the cap sets the throughput (engine defaults are 256 and up). Parallel slots are left
+    // out: -np 4 is llama-server's default.
+    else if (batch_cap && *batch_cap >= 3 && *batch_cap <= 8 && has_sym(sym, Symptom::throughput_low))
       c.add("running_cap_queueing", 1.5, reading("running_cap", *batch_cap, "requests", src,
                                                  "sequences the engine batches at once: a decode step streams the weights for only these"));
+    // The cap binding: requests running at it (SGLang with DP attention applies
+    // --max-running-requests split over the data-parallel ranks: scheduler.py
+    // per_dp_max_running_requests) while others wait. The running count is one rank's in
+    // SGLang's log lines.
+    if (batch_cap && *batch_cap >= 1) {
+      double per_rank = *batch_cap;
+      const auto dp = ls.number({"data-parallel-size", "dp-size", "dp"});
+      if (dp && *dp >= 2 && ls.has("enable-dp-attention")) per_rank = std::floor(*batch_cap / *dp);
+      if (auto r = ind.get("running"), w = ind.get("waiting"); r && w && per_rank >= 1 && *w >= 1 && *r >= 0.9 * per_rank &&
+                                                                 *r <= per_rank && (queue_sym || has_sym(sym, Symptom::tpot_high)))
+        c.add("running_cap_queueing", 2.0,
+              reading("running", *r, "requests", "observe",
+                      per_rank < *batch_cap
+                          ? fmt::format("at the cap of {} per data-parallel rank ({} over {} ranks) with {} waiting", num(per_rank),
+                                        num(*batch_cap), num(*dp), num(*w))
+                          : fmt::format("at the running cap of {} with {} waiting", num(per_rank), num(*w)),
+                      0.9 * per_rank, ">="));
+    }
     // Several requests running, fewer than the server's cap, nothing waiting in it, while the
     // user waits for a first token: the queue is before the server (a browser's six
     // connections per host, an HTTP pool, a proxy's connection limit), not its cap.

@@ -109,9 +109,11 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
   if (auto h = v("prefix_cache_hit_rate"); h && (sym.empty() || has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low))) {
     auto in = v("input_len_mean");
     if (!in) in = v("input_len_p99");
-    if (in && *in >= 4000 && *h < 0.6) {
+    // With no prompt length to judge by, only a hit rate of (about) zero speaks: nothing matched.
+    if ((in && *in >= 4000 && *h < 0.6) || (!in && *h < 0.05)) {
       auto item = reading("prefix_cache_hit_rate", *h, "fraction", src("prefix_cache_hit_rate"),
-                          fmt::format("on {}-token prompts", num(*in)), 0.6, "<");
+                          in ? fmt::format("on {}-token prompts", num(*in)) : std::string("nothing matched the cache"),
+                          in ? 0.6 : 0.05, "<");
       if (*h < 0.05) {
         c.add("routing_affinity_lost", 1.5, item);
         c.add("prompt_cache_unused", 1.0, item);

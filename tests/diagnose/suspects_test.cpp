@@ -302,6 +302,9 @@ TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
        "running_cap_queueing"},
       {"about 4 requests decoding at once (40.8 tok/s x 92 ms) with low throughput", {d::Symptom::throughput_low}, "",
        {{"output_tokens_per_s", 40.8}, {"tpot_p50_s", 0.092}}, "", "", "running_cap_queueing"},
+      {"SGLang's cap split over 8 DP-attention ranks: 15 running of 16 per rank, one waiting", {d::Symptom::throughput_low},
+       "--enable-dp-attention --data-parallel-size 8 --max-running-requests 128", {{"running", 15}, {"waiting", 1}}, "GLM-5-FP8", "",
+       "running_cap_queueing"},
       {"Xinference's model actor in front of sglang", {d::Symptom::throughput_low},
        "xinference launch --model-name llama-3-instruct --model-format pytorch --model-engine sglang",
        {{"output_tokens_per_s", 84.66}, {"expected_output_tokens_per_s", 611.48}}, "", "", "batching_ineffective"},
@@ -411,6 +414,15 @@ TEST(Suspects, APrefixCacheHitRateOnLongPromptsNamesTheCacheMiss) {
   bool routing = false;
   for (const auto& f : run(none).findings) routing |= f.id == "routing_affinity_lost";
   EXPECT_TRUE(routing);
+  // No length given: only a hit rate of zero speaks.
+  d::DiagnoseInput zero;
+  zero.observations.now["prefix_cache_hit_rate"] = 0.0;
+  auto z = run(zero);
+  ASSERT_FALSE(z.findings.empty());
+  EXPECT_EQ(z.findings.front().id, "prompt_cache_unused");
+  d::DiagnoseInput half;
+  half.observations.now["prefix_cache_hit_rate"] = 0.5;
+  for (const auto& f : run(half).findings) EXPECT_NE(f.id, "prompt_cache_unused");
   // Short prompts: a low hit rate says nothing.
   d::DiagnoseInput shortp = part;
   shortp.observations.now["input_len_mean"] = 300;
@@ -433,6 +445,16 @@ TEST(Suspects, RunningBelowTheCapPointsBeforeTheServer) {
   // Every slot busy: the server's own queue, not the client's.
   in.observations.now["running"] = 8;
   EXPECT_FALSE(evidence_for(run(in), "client_concurrency_limit"));
+  // The same 128-request cap without DP attention: 15 running is far below it, not binding.
+  {
+    d::DiagnoseInput dp;
+    dp.symptoms = {d::Symptom::throughput_low};
+    dp.launch_text = "--data-parallel-size 8 --max-running-requests 128";
+    dp.observations.now["running"] = 15;
+    dp.observations.now["waiting"] = 1;
+    for (const auto& f : run(dp).findings)
+      for (const auto& e : f.evidence) EXPECT_EQ(e.text.find("per data-parallel rank"), std::string::npos);
+  }
   // Requests waiting inside the server: not before it.
   in.observations.now["running"] = 6;
   in.observations.now["waiting"] = 3;
