@@ -184,6 +184,10 @@ CostModel::CostModel(ModelShape m, HardwareShape h, Calibration c, const EngineP
   cpu_per_seq_s_ = (c_.cpu_per_seq_us >= 0 ? c_.cpu_per_seq_us : preset.cpu_per_seq_us) * 1e-6;
   prefill_layer_s_ = (c_.prefill_layer_us >= 0 ? c_.prefill_layer_us : preset.prefill_layer_us) * 1e-6;
   overlapped_ = c_.cpu_overlapped >= 0 ? c_.cpu_overlapped == 1 : preset.cpu_overlapped;
+  // A ring all-reduce over n GPUs sends 2(n-1)/n of the message over each link; ar_bw_pcie is
+  // the message rate of a ring over 4 (1.5x per link), so TP 2 moves 1/1.5 of that and TP 8 1.75/1.5.
+  const double n = std::max(2, h_.tp);
+  pcie_ring_ = (2.0 * (n - 1) / n) / 1.5;
   // FP8 peaks are twice bf16 but the non-GEMM share does not shrink: a lower factor (overheads.md s.5).
   // The GEMM dtype by its peak's ratio to bf16: 2x FP8 (Hopper, Ada, Blackwell), 4x FP4 (Blackwell).
   const double peak_ratio = h_.peak_flops / std::max(h_.peak_attn_flops, 1.0);
@@ -225,9 +229,10 @@ StepCost CostModel::step(const StepPlan& plan, const std::vector<SimRequest>& re
   if (plan.num_prefill > 0) s.fixed_s += m_.n_layers * prefill_layer_s_;
   if (h_.tp > 1) {
     const double msg = tokens * m_.hidden * 2.0;  // bf16 activations
-    const double one = h_.nvlink ? std::min(c_.ar_latency_us * 1e-6 + msg / c_.ar_bw,
-                                            c_.ar_large_latency_us * 1e-6 + msg / c_.ar_large_bw)
-                                 : c_.ar_latency_pcie_us * 1e-6 + msg / c_.ar_bw_pcie;
+    const double link = h_.link_ratio > 0 ? h_.link_ratio : 1.0;
+    const double one = h_.nvlink ? std::min(c_.ar_latency_us * 1e-6 + msg / (c_.ar_bw * link),
+                                            c_.ar_large_latency_us * 1e-6 + msg / (c_.ar_large_bw * link))
+                                 : c_.ar_latency_pcie_us * 1e-6 + msg * pcie_ring_ / c_.ar_bw_pcie;
     s.allreduce_s = 2.0 * m_.n_layers * one;
   }
   const double cf = std::clamp(clock_factor, 0.05, 1.0);

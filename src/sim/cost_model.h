@@ -84,6 +84,10 @@ struct HardwareShape {
   double hbm_bw = 3.35e12;          // bytes/s per GPU
   int tp = 1;
   bool nvlink = true;
+  // The GPU's NVLink bandwidth against the H100 SXM's 900 GB/s, where the all-reduce constants
+  // were measured (overheads.md s.6): the bandwidth terms scale with it (A100 and H100 NVL
+  // bridges 600 -> 0.67, RTX 3090's bridge 112.5 -> 0.125, B200 1800 -> 2).
+  double link_ratio = 1.0;
 };
 
 // The fitted / physical constants. Defaults: docs/sim.md ("Cost model") with their sources.
@@ -156,6 +160,7 @@ class CostModel {
   double cpu_step_s_, cpu_per_seq_s_, prefill_layer_s_;
   bool overlapped_;
   double mfu_eff_;
+  double pcie_ring_ = 1.0;  // bytes per link of a ring over tp GPUs against a ring over 4
   double kshape_lin_ = 1.0, kshape_head_ = 1.0;  // GEMM time / the reference layer's (layers, lm_head)
 };
 

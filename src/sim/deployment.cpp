@@ -80,6 +80,7 @@ core::Result<Deployed> deploy(const DeploymentSpec& spec) {
   if (fp8_weights && g.fp8_tflops) h.peak_flops = *g.fp8_tflops * 1e12;
   if (fp4_weights && g.fp4_tflops) h.peak_flops = *g.fp4_tflops * 1e12;
   h.nvlink = g.interconnect_gbps.has_value();
+  if (g.interconnect_gbps && *g.interconnect_gbps > 0) h.link_ratio = *g.interconnect_gbps / 900.0;
 
   d.max_model_len = spec.max_model_len.value_or(a.max_position_embeddings > 0 ? a.max_position_embeddings : 8192);
   d.weights_gib_per_gpu = wb.per_gpu_bytes / 1073741824.0;

@@ -82,11 +82,38 @@ TEST(CostModel, AllReduceUsesTheCheaperOfCustomAndNcclOnNvlinkAndThePcieLineWith
   const double nccl = c.ar_large_latency_us * 1e-6 + msg_b / c.ar_large_bw;
   ASSERT_LT(nccl, c.ar_latency_us * 1e-6 + msg_b / c.ar_bw);
   EXPECT_NEAR(model("vllm", 2).step(pb, big).allreduce_s, 2 * layers * nccl, 1e-12);
-  // PCIe: no custom all-reduce, its own latency and bandwidth.
-  EXPECT_NEAR(model("vllm", 2, false).step(pb, big).allreduce_s,
+  // PCIe: no custom all-reduce, its own latency and bandwidth, stated for a ring over 4 GPUs
+  // (1.5x the message per link); a ring over 2 sends 1x, over 8 1.75x.
+  EXPECT_NEAR(model("vllm", 4, false).step(pb, big).allreduce_s,
               2 * layers * (c.ar_latency_pcie_us * 1e-6 + msg_b / c.ar_bw_pcie), 1e-12);
+  EXPECT_NEAR(model("vllm", 2, false).step(pb, big).allreduce_s,
+              2 * layers * (c.ar_latency_pcie_us * 1e-6 + msg_b / 1.5 / c.ar_bw_pcie), 1e-12);
+  EXPECT_NEAR(model("vllm", 8, false).step(pb, big).allreduce_s,
+              2 * layers * (c.ar_latency_pcie_us * 1e-6 + msg_b * 1.75 / 1.5 / c.ar_bw_pcie), 1e-12);
   // TP 1: none.
   EXPECT_EQ(model("vllm", 1).step(pb, big).allreduce_s, 0.0);
+}
+
+// The all-reduce's bandwidth terms scale with the GPU's NVLink bandwidth against the H100 SXM's
+// (where the constants were measured); its latencies do not.
+TEST(CostModel, AllReduceBandwidthScalesWithTheNvlinkOfTheGpu) {
+  const Calibration c;
+  const double hidden = 4096, layers = 32;
+  const std::vector<SimRequest> big = {req(8192, 0)};
+  const StepPlan pb = plan_for(big, {8192});
+  const double msg_b = 8192 * hidden * 2;
+  auto at = [&](double link) {
+    ModelShape m;
+    HardwareShape h;
+    h.tp = 2;
+    h.link_ratio = link;
+    return CostModel(m, h, c, engine_preset("vllm").value()).step(pb, big).allreduce_s;
+  };
+  EXPECT_NEAR(at(1.0), 2 * layers * (c.ar_large_latency_us * 1e-6 + msg_b / c.ar_large_bw), 1e-12);
+  // An RTX 3090 bridge (112.5 of 900 GB/s): the bandwidth term 8x, the latency as it was.
+  EXPECT_NEAR(at(0.125), 2 * layers * (c.ar_large_latency_us * 1e-6 + msg_b / (c.ar_large_bw * 0.125)), 1e-12);
+  EXPECT_GT(at(0.125), 7 * at(1.0));
+  EXPECT_LT(at(2.0), at(1.0));
 }
 
 TEST(CostModel, CalibrationFileAcceptsTheNewKeysAndStillRejectsUnknownOnes) {

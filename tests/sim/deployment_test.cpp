@@ -97,3 +97,17 @@ TEST(Deployment, TrtllmOfflineLongOutputRunsTheBatchTheFp8PoolHolds) {
   EXPECT_GT(fp8.running_max, 170);
   EXPECT_GT(fp8.output_throughput, 1.5 * bf16.output_throughput);
 }
+
+// The GPU catalog's NVLink bandwidth reaches the cost model as a ratio to the H100 SXM's 900 GB/s.
+TEST(Deployment, TheGpusNvlinkBandwidthSetsTheAllReduceLinkRatio) {
+  auto ratio = [](const std::string& gpu) {
+    DeploymentSpec s = trt_70b_fp8_tp2();
+    s.gpu = gpu;
+    auto d = deploy(s);
+    EXPECT_TRUE(d.ok()) << gpu << ": " << (d.ok() ? "" : d.error().message());
+    return d.ok() ? d->hardware.link_ratio : -1.0;
+  };
+  EXPECT_DOUBLE_EQ(ratio("H100-SXM"), 1.0);
+  EXPECT_NEAR(ratio("H100-NVL"), 600.0 / 900.0, 1e-12);
+  EXPECT_NEAR(ratio("B200"), 2.0, 1e-12);
+}
