@@ -258,6 +258,28 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
       c.add("running_cap_queueing", -1.5, item);
       c.add("request_rate_above_capacity", -1.0, item);  // more than it can serve would fill every slot
     }
+    // The client's own concurrency setting (a benchmark's --max-concurrency, an app's
+    // concurrent_requests or max_concurrent_*_calls) above the requests the server runs, none
+    // waiting in it: the difference is held between the two (a connection pool, a proxy).
+    std::optional<double> client_conc;
+    std::string client_key;
+    for (const auto& [k, v] : ls.values) {
+      if (k.find("concurren") == std::string::npos || k.rfind("OLLAMA", 0) == 0) continue;
+      auto x = ls.number({k.c_str()});
+      if (x && *x >= 2 && (!client_conc || *x > *client_conc)) {
+        client_conc = x;
+        client_key = k;
+      }
+    }
+    if (auto r = ind.get("running"); client_conc && r && *r >= 1 && *r < 0.9 * *client_conc &&
+                                     (!ind.get("waiting") || *ind.get("waiting") == 0) && (!cap || *r < *cap) &&
+                                     (has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low))) {
+      auto item = reading("running", *r, "requests", "observe",
+                          fmt::format("running while the client is set to {} at once ({}): the rest are held before the server",
+                                      num(*client_conc), client_key), *client_conc, "<");
+      c.add("client_concurrency_limit", 2.0, item);
+      c.add("running_cap_queueing", -1.0, item);
+    }
     // A queue limit that small refuses the rest (Ollama: 503 "server busy" past OLLAMA_MAX_QUEUE).
     if (auto q = ls.number({"OLLAMA_MAX_QUEUE", "MAX_QUEUE", "max-queued-requests"}); q && *q <= 4 && queue_sym)
       c.add("running_cap_queueing", 1.5, reading("max_queue", *q, "requests", src, "requests allowed to wait: the rest are refused"));

@@ -79,6 +79,14 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
           }
         break;
       }
+  // Exactly 100 running with a throughput or first-token complaint: the default connection
+  // pool of the two common Python HTTP clients (httpx Limits max_connections=100, aiohttp
+  // TCPConnector limit=100) in the load generator or a proxy, not a server default (vLLM 256 /
+  // 1024, SGLang sized by memory, TGI 128).
+  if (auto r = v("running"); r && *r == 100 && !v("waiting") &&
+                             (has_sym(sym, Symptom::throughput_low) || has_sym(sym, Symptom::ttft_spike)))
+    c.add("client_concurrency_limit", 1.5, reading("running", *r, "requests", src("running"),
+                                                   "exactly the default connection pool of httpx and aiohttp (100)"));
   // One request running while the service is slow to answer many: served one after another
   // (a cap of one, a server that does not batch), whatever else waits.
   if (auto r = v("running"); r && *r == 1 && (has_sym(sym, Symptom::throughput_low) || has_sym(sym, Symptom::ttft_spike)))

@@ -109,6 +109,20 @@ bool env_name(const std::string& k) {
   return std::all_of(k.begin(), k.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// Ollama's numeric model options (docs/modelfile.md "Valid Parameters and Values", api.md options).
+bool is_ollama_option(const std::string& k) {
+  static const char* const names[] = {"num_gpu", "num_ctx", "num_thread", "num_batch", "num_predict", "num_keep",
+                                      "repeat_last_n", "num_gpu_layers"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return k == n; });
+}
+
+bool looks_number(const std::string& v) {
+  if (v.empty()) return false;
+  double x = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  return ec == std::errc() && p == v.data() + v.size();
+}
+
 }  // namespace
 
 const std::string* LaunchSettings::get(const std::string& key) const {
@@ -204,6 +218,12 @@ LaunchSettings read_launch_text(const std::string& text) {
     if (w[0] == "PARAMETER" && w.size() >= 3) {
       s.values[ingest::normalize_flag_name(w[1])] = w[2];
       s.programs.push_back("ollama-modelfile");
+      continue;
+    }
+    // An Ollama option on a line of its own, as Open WebUI's advanced parameters and threads
+    // quote it ("num_gpu 2", "num_ctx 8192"): the Modelfile PARAMETER without its keyword.
+    if (w.size() == 2 && is_ollama_option(w[0]) && looks_number(w[1])) {
+      s.values[ingest::normalize_flag_name(w[0])] = w[1];
       continue;
     }
     if (w[0] == "TEMPLATE" || w[0] == "SYSTEM" || w[0] == "ADAPTER" || w[0] == "LICENSE") {

@@ -305,6 +305,8 @@ TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
       {"SGLang's cap split over 8 DP-attention ranks: 15 running of 16 per rank, one waiting", {d::Symptom::throughput_low},
        "--enable-dp-attention --data-parallel-size 8 --max-running-requests 128", {{"running", 15}, {"waiting", 1}}, "GLM-5-FP8", "",
        "running_cap_queueing"},
+      {"Open WebUI's num_gpu 2 on two 3090s: two layers on the GPU, not two GPUs", {d::Symptom::tpot_high}, "num_gpu 2", {}, "",
+       "2x RTX 3090", "partial_offload"},
       {"Xinference's model actor in front of sglang", {d::Symptom::throughput_low},
        "xinference launch --model-name llama-3-instruct --model-format pytorch --model-engine sglang",
        {{"output_tokens_per_s", 84.66}, {"expected_output_tokens_per_s", 611.48}}, "", "", "batching_ineffective"},
@@ -454,6 +456,19 @@ TEST(Suspects, RunningBelowTheCapPointsBeforeTheServer) {
     dp.observations.now["waiting"] = 1;
     for (const auto& f : run(dp).findings)
       for (const auto& e : f.evidence) EXPECT_EQ(e.text.find("per data-parallel rank"), std::string::npos);
+  }
+  // The client set to send 128 at once, 100 reach the server: held between the two (and 100 is
+  // httpx's and aiohttp's default pool).
+  {
+    d::DiagnoseInput cl;
+    cl.symptoms = {d::Symptom::throughput_low};
+    cl.launch_text = "concurrent_requests: 128";
+    cl.observations.now["running"] = 100;
+    auto r = run(cl);
+    ASSERT_FALSE(r.findings.empty());
+    EXPECT_EQ(r.findings.front().id, "client_concurrency_limit");
+    cl.observations.now["running"] = 120;  // at 94% of what the client sends: no gap to explain
+    EXPECT_FALSE(evidence_for(run(cl), "client_concurrency_limit"));
   }
   // Requests waiting inside the server: not before it.
   in.observations.now["running"] = 6;

@@ -76,6 +76,15 @@ TEST(LaunchText, AFlagNameFindsItsEnvironmentVariableTwin) {
   EXPECT_FALSE(flag.has("MAX_NUM_SEQS"));
 }
 
+// An Ollama option on a line of its own, as Open WebUI's advanced parameters show it.
+TEST(LaunchText, AnOllamaOptionOnItsOwnLineIsRead) {
+  EXPECT_EQ(d::read_launch_text("num_gpu 2").number({"num-gpu"}), 2);
+  EXPECT_EQ(d::read_launch_text("num_ctx 8192\nnum_thread 8").number({"num-ctx"}), 8192);
+  // Not an option name, or not a number: left alone.
+  EXPECT_FALSE(d::read_launch_text("temperature_x 2").has("temperature-x"));
+  EXPECT_FALSE(d::read_launch_text("num_gpu all").has("num-gpu"));
+}
+
 TEST(LaunchText, NumbersAndUnparsedWordsNeverFail) {
   auto s = d::read_launch_text("--max-model-len 32k --foo bar 'unterminated");
   EXPECT_EQ(s.number({"max-model-len"}), 32000);
