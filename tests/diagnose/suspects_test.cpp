@@ -381,6 +381,22 @@ TEST(Suspects, OllamaWithNoCompatibleGpuLibraryRunsOnTheCpu) {
     for (const auto& e : f.evidence) EXPECT_EQ(e.indicator.find("ollama_no_compatible_gpu_library"), std::string::npos);
 }
 
+// A native crash of the engine process with no symptom: a fault below the engine's settings; and
+// Ollama's CUDA library finding no device: the CPU serves.
+TEST(Suspects, ASegfaultIsAFaultAndOllamaWithNoNvidiaDeviceRunsOnTheCpu) {
+  auto crash = with_log("[2026-06-15 19:57:33 TP5] Init torch distributed begin.\n"
+                        "[2026-06-15 19:57:34 TP0] sglang is using nccl==2.28.9\n"
+                        "Fatal Python error: Fatal Python error: Segmentation faultSegmentation fault\n");
+  auto r = run(crash);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "kernel_hang_or_fault");
+  auto none = with_log("time=2025-08-29T12:00:56.249+02:00 level=INFO source=gpu.go:604 msg=\"no nvidia devices detected by library "
+                       "/usr/lib64/libcuda.so.575.64.05\"\n");
+  auto g = run(none);
+  ASSERT_FALSE(g.findings.empty());
+  EXPECT_EQ(g.findings.front().id, "gpu_not_used");
+}
+
 // vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
 // long-context clients wait for KV while one or two run.
 TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
