@@ -146,6 +146,26 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
     if (id == "vllm_zero_throughput_running" && f("running") && *f("running") > 0)
       c.add("kernel_hang_or_fault", 2.5, reading("running_without_tokens", *f("running"), "requests", e.source,
                                                   "requests running while generation throughput is 0 tokens/s"));
+    // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,
+    // whatever its offload plan said (a manual install missing the GPU libraries).
+    if (id == "ollama_system_backends") {
+      const std::string t = lower(e.text);
+      if (t.find("cuda.") == std::string::npos && t.find("rocm.") == std::string::npos && t.find("vulkan.") == std::string::npos &&
+          t.find("metal.") == std::string::npos && t.find("hip.") == std::string::npos)
+        c.add("gpu_not_used", 2.0, quote("ollama_system_backends", e.text.substr(0, 240) + " (only CPU backends loaded)", e.source));
+    }
+    // A compute graph as large as the GPU (the context's activations): no room for the layers,
+    // which then run on the CPU. The GPU's memory from its name.
+    if (id == "ollama_compute_graph_size" && f("graph_gib")) {
+      const auto gpu = catalog::guess_gpu_from_name(in.gpu_as_given);
+      if (gpu.memory_gib && *f("graph_gib") >= 0.9 * *gpu.memory_gib) {
+        auto item = reading("compute_graph_gib", *f("graph_gib"), "GiB", e.source,
+                            fmt::format("the context's compute graph against the {:.0f} GiB of one GPU ({})", *gpu.memory_gib,
+                                        in.gpu_as_given), 0.9 * *gpu.memory_gib, ">=");
+        c.add("partial_offload", 2.5, item);
+        c.add("gpu_not_used", -1.0, item);
+      }
+    }
     if (id == "ollama_truncating_prompt" && f("limit") && f("prompt") && *f("prompt") <= *f("limit"))
       c.add("context_truncation", -2.0, reading("prompt_tokens", *f("prompt"), "tokens", e.source), false);
   }

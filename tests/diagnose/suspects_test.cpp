@@ -397,6 +397,25 @@ TEST(Suspects, ASegfaultIsAFaultAndOllamaWithNoNvidiaDeviceRunsOnTheCpu) {
   EXPECT_EQ(g.findings.front().id, "gpu_not_used");
 }
 
+// Ollama's runner with only CPU backends loaded (its plan offloaded every layer to CUDA), and a
+// compute graph as large as the GPU: the first is a GPU not used, the second layers pushed off it.
+TEST(Suspects, OllamaBackendsAndComputeGraphReadTheirLayer) {
+  auto cpu_only = with_log("time=2025-05-21T17:49:23.905+08:00 level=INFO source=ggml.go:104 msg=system CPU.0.LLAMAFILE=1 compiler=cgo(gcc)\n");
+  auto r = run(cpu_only);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "gpu_not_used");
+  auto cuda = with_log("time=2025-05-21T17:49:23.905+08:00 level=INFO source=ggml.go:104 msg=system CPU.0.LLAMAFILE=1 "
+                       "CUDA.0.ARCHS=500,600,700 CUDA.0.USE_GRAPHS=1 compiler=cgo(gcc)\n");
+  for (const auto& f : run(cuda).findings) EXPECT_NE(f.id, "gpu_not_used");
+  auto graph = with_log("time=2026-02-18T19:17:14.971Z level=INFO source=device.go:262 msg=\"compute graph\" device=CUDA0 size=\"32.0 GiB\"\n");
+  graph.gpu_as_given = "6x NVIDIA GPUs with 24 GB each";
+  auto g = run(graph);
+  ASSERT_FALSE(g.findings.empty());
+  EXPECT_EQ(g.findings.front().id, "partial_offload");
+  graph.gpu_as_given = "H200";  // 141 GB: a 32 GiB graph fits
+  for (const auto& f : run(graph).findings) EXPECT_NE(f.id, "partial_offload");
+}
+
 // vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
 // long-context clients wait for KV while one or two run.
 TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
