@@ -57,6 +57,9 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
 // suspect_readings.cpp: dashboard readings (GPU utilisation and memory, clocks, timeouts against
 // latencies, queue and throughput readings).
 std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom>& symptoms, const std::string& engine);
+// suspect_queue.cpp: the running-request cap and the concurrency in front of it (launch settings
+// against the running / waiting readings).
+std::vector<Clue> queue_clues(const ingest::LaunchSettings& ls, const Indicators& ind, const std::vector<Symptom>& symptoms);
 // suspect_reservation.cpp: a full GPU that is the KV pool reserved at startup, by design.
 std::vector<Clue> reservation_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms);
 // suspect_capacity.cpp: scheduling/capacity read off single readings (a first token slower than
