@@ -230,6 +230,27 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   }
   // The running-request cap and the concurrency in front of it: suspect_queue.cpp.
   for (auto& q : queue_clues(ls, ind, sym)) c.out.push_back(std::move(q));
+  // Outputs as long as the max_tokens the launch or the client sets (any key ending in
+  // max-tokens / max-completion-tokens / max-new-tokens, an app's SUMMARIZE_MAX_TOKENS too): every
+  // answer ran into the budget. With a reasoning model the thinking spends it, so the content
+  // comes back empty or cut, which reads as a quality fault but is the request's budget.
+  if (auto o = ind.get("output_len_mean"); o && *o > 0) {
+    for (const auto& [k, v] : ls.values) {
+      const std::string lk = lower(k);
+      const bool budget = lk.find("max-tokens") != std::string::npos || lk.find("max_tokens") != std::string::npos ||
+                          lk.find("max-completion-tokens") != std::string::npos || lk.find("max-new-tokens") != std::string::npos ||
+                          lk == "num-predict" || lk == "n-predict";
+      if (!budget) continue;
+      auto mt = ls.number({k.c_str()});
+      if (mt && *mt > 0 && std::fabs(*o - *mt) <= 0.02 * *mt) {
+        auto item = reading("output_len_mean", *o, "tokens", "observe",
+                            fmt::format("every answer as long as {} = {}: cut at the budget", k, num(*mt)), *mt, "==");
+        c.add("output_cut_by_max_tokens", 2.5, item);
+        c.add("reasoning_parser_mismatch", -1.0, item);  // an empty content is the budget spent, not the parser
+        break;
+      }
+    }
+  }
   // An explicit KV pool size (vLLM --kv-cache-memory, bytes): a few GiB holds few long sequences.
   if (auto kvb = ls.number({"kv-cache-memory", "kv-cache-memory-bytes"}); kvb && *kvb > 0 && *kvb < 16.0 * (1ull << 30) &&
       (slow || has_sym(sym, Symptom::ttft_spike) || runtime_oom || sym.empty()))

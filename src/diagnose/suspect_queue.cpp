@@ -52,14 +52,18 @@ std::vector<Clue> queue_clues(const ingest::LaunchSettings& ls, const Indicators
       double per_rank = *batch_cap;
       const auto dp = ls.number({"data-parallel-size", "dp-size", "dp"});
       if (dp && *dp >= 2 && ls.has("enable-dp-attention")) per_rank = std::floor(*batch_cap / *dp);
-      if (auto r = ind.get("running"), w = ind.get("waiting"); r && w && per_rank >= 1 && *w >= 1 && *r >= 0.9 * per_rank &&
-                                                                 *r <= per_rank && (queue_sym || has_sym(sym, Symptom::tpot_high)))
+      // With no queue reading, a throughput complaint with the batch exactly at the cap says the same.
+      auto r = ind.get("running");
+      auto w = ind.get("waiting");
+      const bool waiting = w ? *w >= 1 : (r && *r == per_rank && has_sym(sym, Symptom::throughput_low));
+      if (r && waiting && per_rank >= 1 && *r >= 0.9 * per_rank && *r <= per_rank && (queue_sym || has_sym(sym, Symptom::tpot_high)))
         c.add("running_cap_queueing", 2.0,
               reading("running", *r, "requests", "observe",
                       per_rank < *batch_cap
                           ? fmt::format("at the cap of {} per data-parallel rank ({} over {} ranks) with {} waiting", num(per_rank),
-                                        num(*batch_cap), num(*dp), num(*w))
-                          : fmt::format("at the running cap of {} with {} waiting", num(per_rank), num(*w)),
+                                        num(*batch_cap), num(dp.value_or(1)), num(w.value_or(0)))
+                          : w ? fmt::format("at the running cap of {} with {} waiting", num(per_rank), num(*w))
+                              : fmt::format("at the running cap of {}: the batch can grow no further", num(per_rank)),
                       0.9 * per_rank, ">="));
     }
     // Several requests running, fewer than the server's cap, nothing waiting in it, while the

@@ -307,6 +307,8 @@ TEST(Suspects, SmallCapsPoolsAndBudgetsNameTheirSchedulingCause) {
        "running_cap_queueing"},
       {"Open WebUI's num_gpu 2 on two 3090s: two layers on the GPU, not two GPUs", {d::Symptom::tpot_high}, "num_gpu 2", {}, "",
        "2x RTX 3090", "partial_offload"},
+      {"a recipe's --max-num-seqs 4 with the batch at 4 and low throughput (no queue reading)", {d::Symptom::throughput_low},
+       "--max-num-seqs 4", {{"running", 4}}, "", "GB10", "running_cap_queueing"},
       {"Xinference's model actor in front of sglang", {d::Symptom::throughput_low},
        "xinference launch --model-name llama-3-instruct --model-format pytorch --model-engine sglang",
        {{"output_tokens_per_s", 84.66}, {"expected_output_tokens_per_s", 611.48}}, "", "", "batching_ineffective"},
@@ -414,6 +416,27 @@ TEST(Suspects, OllamaBackendsAndComputeGraphReadTheirLayer) {
   EXPECT_EQ(g.findings.front().id, "partial_offload");
   graph.gpu_as_given = "H200";  // 141 GB: a 32 GiB graph fits
   for (const auto& f : run(graph).findings) EXPECT_NE(f.id, "partial_offload");
+}
+
+// Answers as long as the max_tokens the client sets ran into the budget (a reasoning model spends it
+// thinking): the output-cut cause rises and the reasoning parser is argued against.
+TEST(Suspects, AnswersAsLongAsTheirMaxTokensAreCutByTheBudget) {
+  auto confidence = [](const d::Report& r, const std::string& id) {
+    for (const auto& f : r.findings)
+      if (f.id == id) return f.confidence;
+    return 0.0;
+  };
+  d::DiagnoseInput in;
+  in.symptoms = {d::Symptom::output_quality};
+  in.model_as_given = "gpt-oss-120b";
+  in.observations.now["output_len_mean"] = 100;
+  const double without = confidence(run(in), "output_cut_by_max_tokens");
+  in.launch_text = "max_completion_tokens=100";
+  const double with = confidence(run(in), "output_cut_by_max_tokens");
+  EXPECT_GT(with, 2 * without);
+  EXPECT_GT(with, 0.15);
+  in.launch_text = "max_completion_tokens=4096";  // far from the answers' length: no clue
+  EXPECT_LT(confidence(run(in), "output_cut_by_max_tokens"), with);
 }
 
 // vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
