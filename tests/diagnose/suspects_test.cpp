@@ -397,6 +397,12 @@ TEST(Suspects, ASegfaultIsAFaultAndOllamaWithNoNvidiaDeviceRunsOnTheCpu) {
   auto g = run(none);
   ASSERT_FALSE(g.findings.empty());
   EXPECT_EQ(g.findings.front().id, "gpu_not_used");
+  // LMDeploy out of tokens for the session: the context it gives a session is below the request.
+  auto lm = with_log("2024-08-27 01:34:56,928 - lmdeploy - ERROR - Truncate max_new_tokens to 128\n"
+                     "2024-08-27 01:34:56,929 - lmdeploy - ERROR - run out of tokens. session_id=0.\n");
+  auto l = run(lm);
+  ASSERT_FALSE(l.findings.empty());
+  EXPECT_EQ(l.findings.front().id, "kv_pool_below_one_request");
 }
 
 // Ollama's runner with only CPU backends loaded (its plan offloaded every layer to CUDA), and a
