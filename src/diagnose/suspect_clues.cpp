@@ -81,7 +81,7 @@ void signature_clues(const DiagnoseInput& in, Clues& c) {
 }
 
 // Numbers the signatures captured (offload placement, slot contexts, prompt timing, free memory).
-void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, Clues& c) {
+void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, const ingest::LaunchSettings& ls, Clues& c) {
   // Ollama's offload line states the memory it could use and the compute graph its context needs
   // (a wrapped line may put them on lines of their own): a graph as large as the memory leaves no
   // room for any layer, so "0 layers offloaded" is then a fit failure, not a missing GPU.
@@ -146,6 +146,28 @@ void signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& 
     if (id == "vllm_zero_throughput_running" && f("running") && *f("running") > 0)
       c.add("kernel_hang_or_fault", 2.5, reading("running_without_tokens", *f("running"), "requests", e.source,
                                                   "requests running while generation throughput is 0 tokens/s"));
+    // A prompt refused as longer than the engine admits. Where the limit is far below the
+    // context the launch configured, the engine lowered it to its KV pool: the pool holds less
+    // than one request of the configured context (a memory fraction, or memory still held when
+    // the pool was sized). Where it is the configured context, the prompt is simply too long.
+    if (id == "sglang_input_exceeds_allowed" && f("allowed_tokens") && f("input_tokens")) {
+      const auto ctx = ls.number({"context-length", "max-model-len", "max-total-tokens"});
+      auto item = reading("max_allowed_tokens", *f("allowed_tokens"), "tokens", e.source,
+                          ctx ? fmt::format("the longest prompt the engine admits, against the configured context of {}", num(*ctx))
+                              : std::string("the longest prompt the engine admits"),
+                          ctx ? std::optional<double>(0.5 * *ctx) : std::nullopt, ctx ? "<" : "");
+      if (ctx && *f("allowed_tokens") < 0.5 * *ctx) {
+        c.add("kv_pool_below_one_request", 2.5, item);
+        c.add("long_prompts", -1.0, item);
+      } else {
+        c.add("max_tokens_exceeds_context", 1.5, item);
+      }
+    }
+    // A slow (Python) tokenizer with a latency complaint: tokenising prompts and detokenising
+    // every output token on the host CPU, per request, which at a large batch paces the steps.
+    if (id == "slow_tokenizer" && (has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low) ||
+                                   has_sym(sym, Symptom::ttft_spike)))
+      c.add("host_cpu_bound", 1.5, quote("slow_tokenizer", e.text.substr(0, 240) + " (tokenising and detokenising in Python on the host)", e.source));
     // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,
     // whatever its offload plan said (a manual install missing the GPU libraries).
     if (id == "ollama_system_backends") {
@@ -581,7 +603,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
   const std::string engine = engine_of(in, ls, mg);
   engine_clues(engine, symptoms, c);
   signature_clues(in, c);
-  signature_field_clues(in, symptoms, c);
+  signature_field_clues(in, symptoms, ls, c);
   launch_clues(ls, engine, mg, gg, symptoms, ind, c);
   for (auto& r : reading_clues(ind, symptoms, engine)) c.out.push_back(std::move(r));
   hardware_clues(in, ind, ls, mg, gg, engine, symptoms, c);

@@ -445,6 +445,32 @@ TEST(Suspects, AnswersAsLongAsTheirMaxTokensAreCutByTheBudget) {
   EXPECT_LT(confidence(run(in), "output_cut_by_max_tokens"), with);
 }
 
+// SGLang refusing a prompt as longer than it admits: far below the configured context, the pool
+// was sized small (scheduling); at the configured context, the prompt is too long (load).
+TEST(Suspects, ARefusedPromptAgainstTheConfiguredContextNamesThePoolOrThePrompt) {
+  auto in = with_log("Input length (3034 tokens) exceeds the maximum allowed length (1735 tokens)\n");
+  in.launch_text = "--mem-fraction-static 0.8 --context-length 65536";
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "kv_pool_below_one_request");
+  auto at_ctx = with_log("Input length (3034 tokens) exceeds the maximum allowed length (2040 tokens)\n");
+  at_ctx.launch_text = "--context-length 2048";
+  for (const auto& f : run(at_ctx).findings) EXPECT_NE(f.id, "kv_pool_below_one_request");
+}
+
+// Ollama disabling GPU support on a CPU without AVX; a slow Python tokenizer under a large batch.
+TEST(Suspects, OllamaWithoutAvxAndASlowTokenizerAreTheHost) {
+  auto avx = with_log("level=WARN source=gpu.go:177 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\"\n");
+  auto r = run(avx);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "gpu_not_used");
+  auto tok = with_log("UserWarning: Using a slow tokenizer. This might cause a significant slowdown. Consider using a fast tokenizer instead.\n");
+  tok.symptoms = {d::Symptom::tpot_high};
+  bool host = false;
+  for (const auto& f : run(tok).findings) host |= f.id == "host_cpu_bound";
+  EXPECT_TRUE(host);
+}
+
 // vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
 // long-context clients wait for KV while one or two run.
 TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
