@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Check the out-of-sample incident set incidents_fresh18 (cases/new-NNN/ + incidents.jsonl): the checks are
+../incident_set_check.py's; this set's sources must not be among incidents, incidents_fresh .. incidents_fresh16 nor in
+../incidents_fresh16/excluded_sources.txt. incidents_fresh15 and incidents_fresh16 were gathered in parallel from the same
+444-URL list, so this set's excluded_sources.txt is that list plus the 9 sources of incidents_fresh15 and the 10 sources of
+incidents_fresh16 = 463 URLs. As an extra guard it also verifies that every URL of
+every earlier set's excluded_sources.txt is in this set's list and that no source of this set is in any earlier set's
+excluded_sources.txt.
+Exits 1 and lists the problems when anything fails.
+Usage: python3 check.py
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+import incident_set_check  # noqa: E402
+
+EARLIER = ('incidents', 'incidents_fresh', 'incidents_fresh2', 'incidents_fresh3', 'incidents_fresh4', 'incidents_fresh5',
+           'incidents_fresh6', 'incidents_fresh7', 'incidents_fresh8', 'incidents_fresh9', 'incidents_fresh10',
+           'incidents_fresh11', 'incidents_fresh12', 'incidents_fresh13', 'incidents_fresh14', 'incidents_fresh15',
+           'incidents_fresh16')
+
+
+def extra_checks():
+    """Transitive exclusion guard: earlier exclusion lists are all covered, and no source of this set is on any of them."""
+    import json
+    key = incident_set_check.thread_key
+    mine = {key(l) for l in open(os.path.join(HERE, 'excluded_sources.txt')) if l.strip() and not l.startswith('#')}
+    srcs = [json.loads(l)['source'] for l in open(os.path.join(HERE, 'incidents.jsonl')) if l.strip()]
+    problems = []
+    for s in EARLIER:
+        p = os.path.join(HERE, '..', s, 'excluded_sources.txt')
+        if not os.path.exists(p):
+            continue
+        theirs = {key(l) for l in open(p) if l.strip() and not l.startswith('#')}
+        problems += [f'excluded_sources.txt lacks a URL of ../{s}/excluded_sources.txt: {u}' for u in sorted(theirs - mine)]
+        problems += [f'source is on ../{s}/excluded_sources.txt: {u}' for u in srcs if key(u) in theirs]
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    rc = incident_set_check.run(HERE, EARLIER, previous='incidents_fresh16')
+    sys.exit(max(rc, extra_checks()))
