@@ -471,6 +471,16 @@ TEST(Suspects, OllamaWithoutAvxAndASlowTokenizerAreTheHost) {
   EXPECT_TRUE(host);
 }
 
+// LM Studio refusing a prompt longer than the context the model was loaded with: the request's size.
+TEST(Suspects, LmStudioContextOverflowIsThePromptAgainstTheContext) {
+  auto in = with_log("Trying to keep the first 111490 tokens when context the overflows. However, the model is loaded with context "
+                     "length of only 32768 tokens, which is not enough. Try to load the model with a larger context length, or "
+                     "provide a shorter input. Error Data: n/a, Additional Data: n/a\n");
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "max_tokens_exceeds_context");
+}
+
 // vLLM's KV pool holding one to two max-length requests (cache_config_info or the startup line):
 // long-context clients wait for KV while one or two run.
 TEST(Suspects, AKvPoolOfUnderTwoMaxLengthRequestsIsTheQueue) {
