@@ -83,7 +83,8 @@ std::vector<Clue> queue_clues(const ingest::LaunchSettings& ls, const Indicators
     std::optional<double> client_conc;
     std::string client_key;
     for (const auto& [k, v] : ls.values) {
-      if (k.find("concurren") == std::string::npos || k.rfind("OLLAMA", 0) == 0) continue;
+      // (TGI's --max-concurrent-requests is the server's admission limit, not a client's.)
+      if (k.find("concurren") == std::string::npos || k.rfind("OLLAMA", 0) == 0 || k == "max-concurrent-requests") continue;
       auto x = ls.number({k.c_str()});
       if (x && *x >= 2 && (!client_conc || *x > *client_conc)) {
         client_conc = x;

@@ -569,6 +569,13 @@ TEST(Suspects, RunningBelowTheCapPointsBeforeTheServer) {
     EXPECT_EQ(r.findings.front().id, "client_concurrency_limit");
     cl.observations.now["running"] = 120;  // at 94% of what the client sends: no gap to explain
     EXPECT_FALSE(evidence_for(run(cl), "client_concurrency_limit"));
+    // TGI's --max-concurrent-requests is the server's admission limit: running under it says nothing
+    // about a client.
+    d::DiagnoseInput tgi;
+    tgi.symptoms = {d::Symptom::ttft_spike};
+    tgi.launch_text = "text-generation-launcher --model-id m --max-concurrent-requests 128";
+    tgi.observations.now["running"] = 20;
+    EXPECT_FALSE(evidence_for(run(tgi), "client_concurrency_limit"));
   }
   // Requests waiting inside the server: not before it.
   in.observations.now["running"] = 6;
