@@ -257,13 +257,35 @@ def main():
     return 0
 
 
-def run(here, earlier_sets, previous=''):
+def transitive_exclusion(here, earlier_sets):
+    """The guard against a thread reused through a chain of sets: every URL of every earlier set's
+    excluded_sources.txt is in this set's list, and no source of this set is on any of them.
+    Prints the problems; returns the exit code."""
+    key = thread_key
+    mine = {key(l) for l in open(os.path.join(here, 'excluded_sources.txt')) if l.strip() and not l.startswith('#')}
+    srcs = [json.loads(l)['source'] for l in open(os.path.join(here, 'incidents.jsonl')) if l.strip()]
+    problems = []
+    for s in earlier_sets:
+        p = os.path.join(here, '..', s, 'excluded_sources.txt')
+        if not os.path.exists(p):
+            continue
+        theirs = {key(l) for l in open(p) if l.strip() and not l.startswith('#')}
+        problems += [f'excluded_sources.txt lacks a URL of ../{s}/excluded_sources.txt: {u}' for u in sorted(theirs - mine)]
+        problems += [f'source is on ../{s}/excluded_sources.txt: {u}' for u in srcs if key(u) in theirs]
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+def run(here, earlier_sets, previous='', transitive=False):
     """Checks the set in folder `here`; `earlier_sets` (folder names beside it) must all be excluded,
-    and so must every URL of `previous`'s excluded_sources.txt. Returns the exit code."""
+    and so must every URL of `previous`'s excluded_sources.txt; with `transitive`, also every URL
+    of every earlier set's list (transitive_exclusion). Returns the exit code."""
     global HERE, CASES, EXCLUDED, EARLIER_SETS, PREVIOUS
     HERE = os.path.abspath(here)
     CASES = os.path.join(HERE, 'cases')
     EXCLUDED = os.path.join(HERE, 'excluded_sources.txt')
     EARLIER_SETS = tuple(earlier_sets)
     PREVIOUS = previous
-    return main()
+    rc = main()
+    return max(rc, transitive_exclusion(HERE, EARLIER_SETS)) if transitive else rc

@@ -21,25 +21,6 @@ EARLIER = ('incidents', 'incidents_fresh', 'incidents_fresh2', 'incidents_fresh3
            'incidents_fresh11', 'incidents_fresh12')
 
 
-def extra_checks():
-    """Transitive exclusion guard: earlier exclusion lists are all covered, and no source of this set is on any of them."""
-    import json
-    key = incident_set_check.thread_key
-    mine = {key(l) for l in open(os.path.join(HERE, 'excluded_sources.txt')) if l.strip() and not l.startswith('#')}
-    srcs = [json.loads(l)['source'] for l in open(os.path.join(HERE, 'incidents.jsonl')) if l.strip()]
-    problems = []
-    for s in EARLIER:
-        p = os.path.join(HERE, '..', s, 'excluded_sources.txt')
-        if not os.path.exists(p):
-            continue
-        theirs = {key(l) for l in open(p) if l.strip() and not l.startswith('#')}
-        problems += [f'excluded_sources.txt lacks a URL of ../{s}/excluded_sources.txt: {u}' for u in sorted(theirs - mine)]
-        problems += [f'source is on ../{s}/excluded_sources.txt: {u}' for u in srcs if key(u) in theirs]
-    for p in problems:
-        print(p)
-    return 1 if problems else 0
-
 
 if __name__ == '__main__':
-    rc = incident_set_check.run(HERE, EARLIER, previous='incidents_fresh12')
-    sys.exit(max(rc, extra_checks()))
+    sys.exit(incident_set_check.run(HERE, EARLIER, previous='incidents_fresh12', transitive=True))
