@@ -21,12 +21,8 @@
 namespace llmtriage::diagnose {
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 using clue::Clues;
+using clue::lower;
 using clue::engine_clues;
 using clue::engine_of;
 using clue::has_sym;

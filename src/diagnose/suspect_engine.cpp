@@ -5,14 +5,6 @@
 #include <map>
 
 namespace llmtriage::diagnose::clue {
-namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
 
 // The engine family: the log's detection, the launcher words, the signatures' printers, the model name.
 std::string engine_of(const DiagnoseInput& in, const ingest::LaunchSettings& ls, const catalog::ModelNameGuess& mg) {

@@ -32,6 +32,12 @@ inline EvidenceItem quote(const std::string& name, const std::string& text, cons
   return e;
 }
 
+// ASCII lower case, for matching flag values, model names and log text.
+inline std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>((ch >= 'A' && ch <= 'Z') ? ch - 'A' + 'a' : ch);
+  return s;
+}
+
 inline bool has_sym(const std::vector<Symptom>& s, Symptom x) { return std::find(s.begin(), s.end(), x) != s.end(); }
 
 // llama.cpp and the servers built on it (Ollama): CPU offload, slots, no CUDA graphs.

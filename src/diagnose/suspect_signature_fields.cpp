@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <string>
 
@@ -16,14 +15,6 @@
 #include "ingest/launch_text.h"
 
 namespace llmtriage::diagnose {
-namespace {
-
-std::string lower_ascii(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-}  // namespace
 
 // Numbers the signatures captured (offload placement, slot contexts, prompt timing, free memory).
 std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, const ingest::LaunchSettings& ls) {
@@ -120,7 +111,7 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vect
     // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,
     // whatever its offload plan said (a manual install missing the GPU libraries).
     if (id == "ollama_system_backends") {
-      const std::string t = lower_ascii(e.text);
+      const std::string t = clue::lower(e.text);
       if (t.find("cuda.") == std::string::npos && t.find("rocm.") == std::string::npos && t.find("vulkan.") == std::string::npos &&
           t.find("metal.") == std::string::npos && t.find("hip.") == std::string::npos)
         c.add("gpu_not_used", 2.0, quote("ollama_system_backends", e.text.substr(0, 240) + " (only CPU backends loaded)", e.source));

@@ -116,11 +116,18 @@ bool is_ollama_option(const std::string& k) {
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return k == n; });
 }
 
-bool looks_number(const std::string& v) {
-  if (v.empty()) return false;
+// A setting's value as a number: "32k" reads 32000, "32K" 32768; anything else not wholly a
+// finite number is nullopt.
+std::optional<double> value_number(std::string s) {
+  double mult = 1;
+  if (!s.empty() && (s.back() == 'k' || s.back() == 'K')) {
+    mult = s.back() == 'k' ? 1000 : 1024;
+    s.pop_back();
+  }
   double x = 0;
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  return ec == std::errc() && p == v.data() + v.size();
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  if (ec == std::errc() && p == s.data() + s.size() && std::isfinite(x)) return x * mult;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -138,20 +145,8 @@ const std::string* LaunchSettings::get(const std::string& key) const {
 }
 
 std::optional<double> LaunchSettings::number(std::initializer_list<const char*> keys) const {
-  for (const char* k : keys) {
-    const std::string* v = get(k);
-    if (!v) continue;
-    std::string s = *v;
-    double mult = 1;
-    if (!s.empty() && (s.back() == 'k' || s.back() == 'K')) {
-      mult = s.back() == 'k' ? 1000 : 1024;
-      s.pop_back();
-    }
-    double x = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-    if (ec == std::errc() && p == s.data() + s.size() && std::isfinite(x)) return x * mult;
-    return std::nullopt;
-  }
+  for (const char* k : keys)
+    if (const std::string* v = get(k)) return value_number(*v);
   return std::nullopt;
 }
 
@@ -222,7 +217,7 @@ LaunchSettings read_launch_text(const std::string& text) {
     }
     // An Ollama option on a line of its own, as Open WebUI's advanced parameters and threads
     // quote it ("num_gpu 2", "num_ctx 8192"): the Modelfile PARAMETER without its keyword.
-    if (w.size() == 2 && is_ollama_option(w[0]) && looks_number(w[1])) {
+    if (w.size() == 2 && is_ollama_option(w[0]) && value_number(w[1])) {
       s.values[ingest::normalize_flag_name(w[0])] = w[1];
       continue;
     }
