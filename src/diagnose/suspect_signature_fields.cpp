@@ -103,6 +103,20 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vect
         c.add("max_tokens_exceeds_context", 1.5, item);
       }
     }
+    // A kernel's bounds assert whose bound the configured context exceeds: the bound is the
+    // model's position table (its max_position_embeddings), and a request past it indexed
+    // outside -- the setting, not the kernel. A context within the bound leaves the fault as read.
+    if (id == "device_index_out_of_bounds" && f("index_bound") && *f("index_bound") >= 512) {
+      const auto ctx = ls.number({"max-model-len", "context-length", "max-seq-len", "ctx-size", "num-ctx", "max-total-tokens"});
+      if (ctx && *ctx > *f("index_bound")) {
+        auto item = reading("context_tokens", *ctx, "tokens", e.source,
+                            fmt::format("the configured context against the {} entries the kernel indexed (the model's "
+                                        "position table)", num(*f("index_bound"))),
+                            *f("index_bound"), ">");
+        c.add("context_beyond_model", 3.5, item, true);
+        c.add("kernel_hang_or_fault", -2.0, item);
+      }
+    }
     // A slow (Python) tokenizer with a latency complaint: tokenising prompts and detokenising
     // every output token on the host CPU, per request, which at a large batch paces the steps.
     if (id == "slow_tokenizer" && (has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low) ||

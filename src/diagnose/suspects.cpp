@@ -176,11 +176,23 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
   // The question is which layer the fault is in: the layer holding the most probability leads,
   // through its best cause, even when a single cause of another layer scores higher (five small
   // operator causes outweigh one offload guess). The rest follow by score.
+  // A layer with no evidence for any of its causes does not take the lead from a cause the evidence
+  // names, however its priors add up: leading with a pure guess over a reading would show the operator
+  // the checklist first (docs/rules.md, "Which layer leads"). The engine's family alone ("a llama.cpp
+  // server offloads layers") shifts priors; it is not a reading of this incident, so it does not count.
+  const auto observed = [](const Scored& s) {
+    return std::any_of(s.pro.begin(), s.pro.end(), [](const Clue* c) { return c->item.indicator != "engine" && c->item.indicator != "vision_model"; });
+  };
   std::map<Layer, double> mass;
-  for (const auto& s : scored) mass[s.cause->layer] += std::exp(s.score);
+  std::map<Layer, bool> has_evidence;
+  for (const auto& s : scored) {
+    mass[s.cause->layer] += std::exp(s.score);
+    has_evidence[s.cause->layer] = has_evidence[s.cause->layer] || observed(s);
+  }
   Layer top = scored.front().cause->layer;
+  const bool front_has_evidence = observed(scored.front());
   for (const auto& [l, m] : mass)
-    if (m > mass[top]) top = l;
+    if (m > mass[top] && (has_evidence[l] || !front_has_evidence)) top = l;
   auto lead = std::find_if(scored.begin(), scored.end(), [&](const Scored& s) { return s.cause->layer == top; });
   if (lead != scored.begin() && lead != scored.end()) std::rotate(scored.begin(), lead, lead + 1);
 

@@ -336,6 +336,63 @@ TEST(Suspects, ARateLimitRefusalIsTheLoadNotATimeout) {
   for (const auto& f : r.findings) EXPECT_NE(f.id, "gateway_timeout");
 }
 
+// A cause the evidence names leads over a layer whose causes only the symptom's priors back:
+// a rate-limit refusal under a timeout complaint is the load, however the gateway's priors add up.
+// The engine's family alone is not such evidence: with only it, the priors' layer leads.
+TEST(Suspects, AnEvidencedCauseLeadsOverALayerOfPriorsAlone) {
+  auto in = with_log("429 Too Many Requests\n");
+  in.symptoms = {d::Symptom::timeout_or_stream_break};
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "request_rate_above_capacity");
+  d::DiagnoseInput family;
+  family.launch_text = "ollama serve";
+  family.model_as_given = "gemma3:4b";
+  family.gpu_as_given = "RTX 4090";
+  family.symptoms = {d::Symptom::tpot_high};
+  auto g = run(family);
+  ASSERT_FALSE(g.findings.empty());
+  EXPECT_EQ(g.findings.front().layer, d::Layer::operator_hardware) << g.findings.front().id;
+}
+
+// A gateway's own budget (LiteLLM's per-team limit, nginx's limit_req) refusing before the engine.
+TEST(Suspects, AGatewaysOwnLimitIsTheGatewayNotTheLoad) {
+  for (const char* line :
+       {"429: LiteLLM Rate Limit Handler for rate limit type = team. Crossed TPM / RPM / Max Parallel Request Limit. current rpm: 1, rpm limit: 15, current tpm: 12260, tpm limit: 5000",
+        "2025/10/21 10:30:45 [error] 1234#1234: *5678 limiting requests, excess: 20.500 by zone \"llm\", client: 10.0.0.4, server: api, request: \"POST /v1/chat/completions HTTP/1.1\""}) {
+    auto r = run(with_log(std::string(line) + "\n"));
+    ASSERT_FALSE(r.findings.empty()) << line;
+    EXPECT_EQ(r.findings.front().id, "gateway_rate_limit") << line;
+    EXPECT_EQ(r.findings.front().layer, d::Layer::gateway_client);
+  }
+}
+
+// A route the server does not serve (Go's "404 page not found"): the client's URL; a model placed
+// on a GPU another model holds (Xinference): the memory left to it.
+TEST(Suspects, AMissingRouteIsTheClientAndAnOccupiedGpuIsTheMemoryBudget) {
+  auto r = run(with_log("openai.NotFoundError: 404 page not found\n"));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "client_api_mismatch");
+  auto x = run(with_log("GPU index 0 has been occupied with a vLLM model: qwen2.5-instruct-0, therefore cannot allocate GPU memory for a new model.\n"));
+  ASSERT_FALSE(x.findings.empty());
+  EXPECT_EQ(x.findings.front().id, "memory_budget_too_small");
+}
+
+// A kernel's bounds assert whose bound the configured context exceeds is the context past the
+// model's positions; with the context inside the bound it stays a kernel fault.
+TEST(Suspects, AnIndexAssertBelowTheConfiguredContextIsTheContextSetting) {
+  const std::string log = "Assertion `index out of bounds: 0 <= tmp16 < 40960` failed.\nRuntimeError: CUDA error: device-side assert triggered\n";
+  auto past = with_log(log);
+  past.launch_text = "vllm serve Qwen/Qwen3-32B --max-model-len 131072";
+  auto r = run(past);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "context_beyond_model");
+  EXPECT_EQ(r.findings.front().layer, d::Layer::numeric_parameter);
+  auto inside = with_log(log);
+  inside.launch_text = "vllm serve Qwen/Qwen3-32B --max-model-len 32768";
+  for (const auto& f : run(inside).findings) EXPECT_NE(f.id, "context_beyond_model");
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;
