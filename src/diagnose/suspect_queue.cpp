@@ -100,6 +100,18 @@ std::vector<Clue> queue_clues(const ingest::LaunchSettings& ls, const Indicators
       c.add("client_concurrency_limit", 2.0, item);
       c.add("running_cap_queueing", -1.0, item);
     }
+    // A load generator's own gate (vllm bench serve / genai-perf --max-concurrency, fewer than the
+    // prompts it sends): the rest wait in the client for a whole generation each, so the server sees
+    // at most that many at once whatever its cap, and the first tokens of the later ones wait.
+    if (auto mc = ls.number({"max-concurrency"}), np = ls.number({"num-prompts", "request-count"});
+        mc && np && *mc >= 1 && *np > 2 * *mc && !ind.get("running") &&
+        (has_sym(sym, Symptom::ttft_spike) || has_sym(sym, Symptom::throughput_low))) {
+      auto item = reading("client_max_concurrency", *mc, "requests", src,
+                          fmt::format("{} prompts sent {} at a time by the load generator: the rest wait in the client",
+                                      num(*np), num(*mc)), *np, "<");
+      c.add("client_concurrency_limit", 1.5, item);
+      c.add("running_cap_queueing", -0.5, item);
+    }
     // A queue limit that small refuses the rest (Ollama: 503 "server busy" past OLLAMA_MAX_QUEUE).
     if (auto q = ls.number({"OLLAMA_MAX_QUEUE", "MAX_QUEUE", "max-queued-requests"}); q && *q <= 4 && queue_sym)
       c.add("running_cap_queueing", 1.5, reading("max_queue", *q, "requests", src, "requests allowed to wait: the rest are refused"));

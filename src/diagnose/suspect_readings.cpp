@@ -15,6 +15,10 @@ using clue::has_sym;
 using clue::llamacpp_family;
 using clue::reading;
 
+namespace {
+constexpr double kClockFloorMhz = 1000;  // under the lowest boost clock of current GPUs (data/gpus)
+}  // namespace
+
 std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom>& sym, const std::string& engine) {
   Clues c;
   auto v = [&](const char* n) { return ind.get(n); };
@@ -49,6 +53,12 @@ std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom
     auto item = reading("sm_clock/max_sm_clock", r, "fraction", src("sm_clock_mhz"), fmt::format("{} of {} MHz", num(*clk), num(*mx)), 0.85, "<");
     if (r < 0.85) c.add("gpu_throttled", 3.0, item, true);
     else if (r > 0.95) c.add("gpu_throttled", -2.5, item);
+  } else if (clk && *clk > 0 && *clk < kClockFloorMhz && slow) {
+    // No maximum to compare with: every GPU of the last decade boosts to 1.4-2.6 GHz under load
+    // (A100 1410, V100 1530, T4 1590, L4 2040, H100 1980, MI300X 2100 MHz; data/gpus), so an SM
+    // clock under 1 GHz while the service is slow is held down (power cap, heat, a P-state).
+    c.add("gpu_throttled", 2.0, reading("sm_clock_mhz", *clk, "MHz", src("sm_clock_mhz"),
+                                        "below every current GPU's boost clock under load", kClockFloorMhz, "<"));
   }
   // Timeouts against latencies.
   auto gw = v("gateway_timeout_s");

@@ -393,6 +393,28 @@ TEST(Suspects, AnIndexAssertBelowTheConfiguredContextIsTheContextSetting) {
   for (const auto& f : run(inside).findings) EXPECT_NE(f.id, "context_beyond_model");
 }
 
+// An SM clock under 1 GHz with no maximum given is held down (every current GPU boosts past it
+// under load); a load generator sending its prompts a few at a time holds the rest in the client.
+TEST(Suspects, ALowClockIsThrottlingAndABenchmarksOwnGateIsTheClient) {
+  d::DiagnoseInput clk;
+  clk.observations.now = {{"sm_clock_mhz", 628}};
+  clk.symptoms = {d::Symptom::throughput_low};
+  auto r = run(clk);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "gpu_throttled");
+  d::DiagnoseInput fast;
+  fast.observations.now = {{"sm_clock_mhz", 1755}};
+  fast.symptoms = {d::Symptom::throughput_low};
+  for (const auto& f : run(fast).findings)
+    if (f.id == "gpu_throttled") EXPECT_TRUE(f.evidence.empty()) << "1755 MHz is a boost clock";
+  d::DiagnoseInput bench;
+  bench.launch_text = "vllm bench serve --num-prompts 200 --max-concurrency 4";
+  bench.symptoms = {d::Symptom::throughput_low};
+  bool client = false;
+  for (const auto& f : run(bench).findings) client |= f.id == "client_concurrency_limit" && !f.evidence.empty();
+  EXPECT_TRUE(client);
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;
