@@ -53,12 +53,25 @@ std::vector<Clue> queue_clues(const ingest::LaunchSettings& ls, const Indicators
       const auto dp = ls.number({"data-parallel-size", "dp-size", "dp"});
       if (dp && *dp >= 2 && ls.has("enable-dp-attention")) per_rank = std::floor(*batch_cap / *dp);
       // With no queue reading, a throughput complaint with the batch exactly at the cap says the same.
+      // With no running reading either, Little's law gives the requests decoding at once (output
+      // tokens/s x seconds per token), taken when it is within 15% of a whole number.
       auto r = ind.get("running");
+      bool estimated = false;
+      if (!r) {
+        auto o = ind.get("output_tokens_per_s"), t = ind.get("tpot_p50_s");
+        if (o && t && *o > 0 && *t > 0) {
+          const double est = *o * *t, whole = std::round(est);
+          if (whole >= 1 && std::fabs(est - whole) <= 0.15 * whole) {
+            r = whole;
+            estimated = true;
+          }
+        }
+      }
       auto w = ind.get("waiting");
       const bool waiting = w ? *w >= 1 : (r && *r == per_rank && has_sym(sym, Symptom::throughput_low));
       if (r && waiting && per_rank >= 1 && *r >= 0.9 * per_rank && *r <= per_rank && (queue_sym || has_sym(sym, Symptom::tpot_high)))
         c.add("running_cap_queueing", 2.0,
-              reading("running", *r, "requests", "observe",
+              reading("running", *r, "requests", estimated ? "output_tokens_per_s x tpot_p50_s (Little's law)" : "observe",
                       per_rank < *batch_cap
                           ? fmt::format("at the cap of {} per data-parallel rank ({} over {} ranks) with {} waiting", num(per_rank),
                                         num(*batch_cap), num(dp.value_or(1)), num(w.value_or(0)))

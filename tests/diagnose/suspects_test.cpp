@@ -415,6 +415,24 @@ TEST(Suspects, ALowClockIsThrottlingAndABenchmarksOwnGateIsTheClient) {
   EXPECT_TRUE(client);
 }
 
+// With no running reading, Little's law (output tokens/s x seconds per token) counts the requests
+// decoding at once: one, against --max-num-seqs 1, is the cap binding, ahead of eager mode.
+TEST(Suspects, LittlesLawAtTheCapIsTheCapBinding) {
+  d::DiagnoseInput in;
+  in.launch_text = "vllm serve m --max-num-seqs 1 --enforce-eager";
+  in.observations.now = {{"output_tokens_per_s", 5.5}, {"tpot_p50_s", 0.182}};
+  in.symptoms = {d::Symptom::throughput_low};
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "running_cap_queueing");
+  // Four streams' worth against a cap of one is not the cap binding (the reading is not at it).
+  in.observations.now = {{"output_tokens_per_s", 22}, {"tpot_p50_s", 0.182}};
+  bool binding = false;
+  for (const auto& f : run(in).findings)
+    for (const auto& e : f.evidence) binding |= e.indicator == "running";
+  EXPECT_FALSE(binding);
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;
