@@ -433,6 +433,24 @@ TEST(Suspects, LittlesLawAtTheCapIsTheCapBinding) {
   EXPECT_FALSE(binding);
 }
 
+// A bare model name is the base model in most families, but not where the maker ships the chat
+// model under the bare name and the base as "-Base" (Qwen3, gpt-oss, DeepSeek-R1 / V3, phi-4).
+TEST(Suspects, ABareNameIsABaseModelOnlyWhereTheFamilySaysSo) {
+  auto base_clue = [](const std::string& model) {
+    d::DiagnoseInput in;
+    in.model_as_given = model;
+    in.symptoms = {d::Symptom::output_quality};
+    for (const auto& f : run(in).findings)
+      for (const auto& e : f.evidence)
+        if (e.text.find("a base model") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(base_clue("Qwen/Qwen2.5-7B"));
+  EXPECT_TRUE(base_clue("Qwen/Qwen3-8B-Base"));
+  EXPECT_FALSE(base_clue("Qwen/Qwen3-8B"));
+  EXPECT_FALSE(base_clue("openai/gpt-oss-20b"));
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;
