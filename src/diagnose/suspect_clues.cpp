@@ -141,11 +141,7 @@ void launch_clues(const ingest::LaunchSettings& ls, const std::string& engine, c
   // comes back empty or cut, which reads as a quality fault but is the request's budget.
   if (auto o = ind.get("output_len_mean"); o && *o > 0) {
     for (const auto& [k, v] : ls.values) {
-      const std::string lk = lower(k);
-      const bool budget = lk.find("max-tokens") != std::string::npos || lk.find("max_tokens") != std::string::npos ||
-                          lk.find("max-completion-tokens") != std::string::npos || lk.find("max-new-tokens") != std::string::npos ||
-                          lk == "num-predict" || lk == "n-predict";
-      if (!budget) continue;
+      if (!clue::max_tokens_key(lower(k))) continue;
       auto mt = ls.number({k.c_str()});
       if (mt && *mt > 0 && std::fabs(*o - *mt) <= 0.02 * *mt) {
         auto item = reading("output_len_mean", *o, "tokens", "observe",

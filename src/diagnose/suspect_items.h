@@ -38,6 +38,15 @@ inline std::string lower(std::string s) {
   return s;
 }
 
+// A setting that caps a response's length: any key holding max-tokens / max_tokens /
+// max-completion-tokens / max-new-tokens (an app's SUMMARIZE_MAX_TOKENS too), or llama.cpp's and
+// Ollama's num-predict / n-predict. `k` is lower case.
+inline bool max_tokens_key(const std::string& k) {
+  return k.find("max-tokens") != std::string::npos || k.find("max_tokens") != std::string::npos ||
+         k.find("max-completion-tokens") != std::string::npos || k.find("max_completion_tokens") != std::string::npos ||
+         k.find("max-new-tokens") != std::string::npos || k == "num-predict" || k == "n-predict";
+}
+
 inline bool has_sym(const std::vector<Symptom>& s, Symptom x) { return std::find(s.begin(), s.end(), x) != s.end(); }
 
 // llama.cpp and the servers built on it (Ollama): CPU offload, slots, no CUDA graphs.

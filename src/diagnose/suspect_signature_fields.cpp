@@ -117,6 +117,18 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vect
         c.add("kernel_hang_or_fault", -2.0, item);
       }
     }
+    // An answer stopped at the length limit, where the inputs also set one: the configured budget
+    // is what it reached (a reasoning model spends it thinking and returns an empty answer).
+    if (id == "finish_reason_length") {
+      for (const auto& [k, v] : ls.values) {
+        auto mt = clue::max_tokens_key(clue::lower(k)) ? ls.number({k.c_str()}) : std::nullopt;
+        if (!mt || *mt <= 0) continue;
+        c.add("output_cut_by_max_tokens", 1.0,
+              reading("max_tokens_setting", *mt, "tokens", "--engine-args",
+                      fmt::format("{} = {}: the limit the answer stopped at (finish_reason length)", k, num(*mt))));
+        break;
+      }
+    }
     // A slow (Python) tokenizer with a latency complaint: tokenising prompts and detokenising
     // every output token on the host CPU, per request, which at a large batch paces the steps.
     if (id == "slow_tokenizer" && (has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low) ||

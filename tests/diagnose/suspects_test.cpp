@@ -451,6 +451,20 @@ TEST(Suspects, ABareNameIsABaseModelOnlyWhereTheFamilySaysSo) {
   EXPECT_FALSE(base_clue("openai/gpt-oss-20b"));
 }
 
+// finish_reason "length" where the inputs set a response budget: the budget is what the answer
+// reached (a reasoning model thinking it away returns empty content), not the template.
+TEST(Suspects, ALengthStopUnderAConfiguredBudgetIsTheBudget) {
+  auto in = with_log("WARNING summarizer: summarize_empty_response model=gpt-5-mini finish_reason=length\n");
+  in.launch_text = "SUMMARIZE_MAX_TOKENS=2048";
+  in.symptoms = {d::Symptom::output_quality};
+  auto r = run(in);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "output_cut_by_max_tokens");
+  bool setting = false;
+  for (const auto& e : r.findings.front().evidence) setting |= e.indicator == "max_tokens_setting";
+  EXPECT_TRUE(setting);
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;
