@@ -133,7 +133,14 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vect
     // every output token on the host CPU, per request, which at a large batch paces the steps.
     if (id == "slow_tokenizer" && (has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low) ||
                                    has_sym(sym, Symptom::ttft_spike)))
+    {
       c.add("host_cpu_bound", 1.5, quote("slow_tokenizer", e.text.substr(0, 240) + " (tokenising and detokenising in Python on the host)", e.source));
+      // Detokenising is per sequence per step: at hundreds running, a Python tokenizer's tens of
+      // microseconds a call add up to a step's worth of host time (256 x 50 us = 13 ms).
+      if (auto r = in.observations.now.find("running"); r != in.observations.now.end() && r->second >= 256)
+        c.add("host_cpu_bound", 1.0, reading("running", r->second, "requests", "observe",
+                                             "sequences detokenised every step by the slow tokenizer", 256, ">="));
+    }
     // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,
     // whatever its offload plan said (a manual install missing the GPU libraries).
     if (id == "ollama_system_backends") {

@@ -598,6 +598,12 @@ TEST(Suspects, OllamaWithoutAvxAndASlowTokenizerAreTheHost) {
   bool host = false;
   for (const auto& f : run(tok).findings) host |= f.id == "host_cpu_bound";
   EXPECT_TRUE(host);
+  // At hundreds running, the per-sequence detokenising is a second clue for the host.
+  tok.observations.now = {{"running", 1024}};
+  size_t host_clues = 0;
+  for (const auto& f : run(tok).findings)
+    if (f.id == "host_cpu_bound") host_clues = f.evidence.size();
+  EXPECT_EQ(host_clues, 2u);
 }
 
 // LM Studio refusing a prompt longer than the context the model was loaded with: the request's size.
