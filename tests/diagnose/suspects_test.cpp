@@ -465,6 +465,24 @@ TEST(Suspects, ALengthStopUnderAConfiguredBudgetIsTheBudget) {
   EXPECT_TRUE(setting);
 }
 
+// vLLM's own JIT monitor naming a kernel compiled inside a request: the first-use compile, not the
+// request's size; Ray Serve's health-check timeout is a timeout on the path.
+TEST(Suspects, EnginesOwnJitWarningAndRaysHealthCheckNameTheirCause) {
+  auto jit = with_log("(Worker_TP0 pid=57) WARNING 06-21 07:54:39 [jit_monitor.py:103] Triton kernel JIT compilation during "
+                      "inference: _selective_scan_update_kernel. This causes a latency spike; consider extending warmup to "
+                      "cover this shape/config.\n");
+  jit.symptoms = {d::Symptom::ttft_spike};
+  auto r = run(jit);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "jit_compile_first_request");
+  auto ray = with_log("Didn't receive health check response for replica Replica(id='rut1591v', deployment='vLLM', app='App') "
+                      "after 10.0s, marking it unhealthy.\n");
+  ray.symptoms = {d::Symptom::timeout_or_stream_break};
+  auto g = run(ray);
+  ASSERT_FALSE(g.findings.empty());
+  EXPECT_EQ(g.findings.front().id, "gateway_timeout");
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;

@@ -1,6 +1,6 @@
 // The sets of real incidents (tests/data/diagnose/incidents/, the development set of 80 public
 // threads, and incidents_fresh/, incidents_fresh2/, incidents_fresh3/ (40 other threads each),
-// incidents_fresh4/ to incidents_fresh6/ (30 each), incidents_fresh7/ (28), incidents_fresh8/ (27), incidents_fresh9/ (25), incidents_fresh10/ (17), incidents_fresh11/ (10), incidents_fresh12/ (12), incidents_fresh13/ (9), incidents_fresh14/ (12), incidents_fresh15/ (9), incidents_fresh16/ (10), incidents_fresh17/ (6), incidents_fresh18/ (8), incidents_fresh19/ (7), incidents_fresh20/ (12), incidents_fresh21/ (11), incidents_fresh22/ (11), incidents_fresh23/ (10) and incidents_fresh24/ (10; gathered in parallel from disjoint domains; 22-24 from forums and blogs), gathered later to measure generalisation; each
+// incidents_fresh4/ to incidents_fresh6/ (30 each), incidents_fresh7/ (28), incidents_fresh8/ (27), incidents_fresh9/ (25), incidents_fresh10/ (17), incidents_fresh11/ (10), incidents_fresh12/ (12), incidents_fresh13/ (9), incidents_fresh14/ (12), incidents_fresh15/ (9), incidents_fresh16/ (10), incidents_fresh17/ (6), incidents_fresh18/ (8), incidents_fresh19/ (7), incidents_fresh20/ (12), incidents_fresh21/ (11), incidents_fresh22/ (11), incidents_fresh23/ (10), incidents_fresh24/ (10), incidents_fresh25/ to incidents_fresh27/ (11 each; gathered in parallel from disjoint domains; 22-24 from forums and blogs), gathered later to measure generalisation; each
 // cut to what the operator had before the answer was known; README.md there) through the binary, built
 // the way an operator would type it: `llmtriage diagnose [--symptom S] [--log log.txt]
 // [--engine-args "..."] [--model M] [--gpu G] [--observe k=v]... [--outputs outputs.txt] --json`.
@@ -38,7 +38,7 @@ namespace {
 // gathered later to measure how the rules generalise (README.md in each; each scored once unseen:
 // 24/40, 24/40, 28/40, 24/30, 10/30, 21/30, 15/28, 18/27, 11/25, 12/17, 6/10, 7/12, 9/9, 6/12, 5/9, 7/10, 3/6, 4/8).
 const std::vector<std::string>& sets() {
-  static const std::vector<std::string> s = {"incidents", "incidents_fresh", "incidents_fresh2", "incidents_fresh3", "incidents_fresh4", "incidents_fresh5", "incidents_fresh6", "incidents_fresh7", "incidents_fresh8", "incidents_fresh9", "incidents_fresh10", "incidents_fresh11", "incidents_fresh12", "incidents_fresh13", "incidents_fresh14", "incidents_fresh15", "incidents_fresh16", "incidents_fresh17", "incidents_fresh18", "incidents_fresh19", "incidents_fresh20", "incidents_fresh21", "incidents_fresh22", "incidents_fresh23", "incidents_fresh24"};
+  static const std::vector<std::string> s = {"incidents", "incidents_fresh", "incidents_fresh2", "incidents_fresh3", "incidents_fresh4", "incidents_fresh5", "incidents_fresh6", "incidents_fresh7", "incidents_fresh8", "incidents_fresh9", "incidents_fresh10", "incidents_fresh11", "incidents_fresh12", "incidents_fresh13", "incidents_fresh14", "incidents_fresh15", "incidents_fresh16", "incidents_fresh17", "incidents_fresh18", "incidents_fresh19", "incidents_fresh20", "incidents_fresh21", "incidents_fresh22", "incidents_fresh23", "incidents_fresh24", "incidents_fresh25", "incidents_fresh26", "incidents_fresh27"};
   return s;
 }
 
