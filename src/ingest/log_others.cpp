@@ -127,7 +127,9 @@ Match match_llamacpp(const LogLineCtx& ctx, LogSink& sink) {
         sink.note_engine(EngineKind::llamacpp);
         return Match::parsed;
       }
-      if (contains(m, "context shift")) {
+      // "context shift is disabled" / "... or enable context shift" are refusals (the request or
+      // its output does not fit the slot's context), not a shift: the signatures read those.
+      if (contains(m, "context shift") && !contains(m, "context shift is disabled") && !contains(m, "enable context shift")) {
         core::Event& e = sink.event(EventKind::context_truncated, ctx, EngineKind::llamacpp);
         put(e, "n_keep_tokens", kv_num(m, "n_keep"));
         put(e, "n_discard_tokens", kv_num(m, "n_discard"));

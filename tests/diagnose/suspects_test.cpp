@@ -483,6 +483,32 @@ TEST(Suspects, EnginesOwnJitWarningAndRaysHealthCheckNameTheirCause) {
   EXPECT_EQ(g.findings.front().id, "gateway_timeout");
 }
 
+// Lines that name their cause with no symptom given (the twenty-ninth to thirty-first sets): a
+// batch smaller than one input, a multimodal item over the step's budget, a route the server does
+// not serve, a request body the server rejects, a client parsing a stream as one JSON, a grammar
+// the request carries that cannot be built.
+TEST(Suspects, RefusalLinesNameTheirLayerWithoutASymptom) {
+  struct Row {
+    const char* line;
+    const char* cause;
+  } rows[] = {
+      {"input (2793 tokens) is too large to process (current batch size: 2048)", "physical_batch_below_input"},
+      {"Chunked MM input disabled but max_tokens_per_mm_item (2496) is larger", "physical_batch_below_input"},
+      {"The decoder prompt contains a(n) image item with length 6042, which exceeds the pre-allocated encoder cache size 4800.",
+       "physical_batch_below_input"},
+      {"INFO:     10.0.0.2:51234 - \"GET /get_load HTTP/1.1\" 404 Not Found", "client_api_mismatch"},
+      {"'msg': 'Value error, Stream options can only be defined when `stream=True`.'", "client_api_mismatch"},
+      {"SyntaxError: Unexpected non-whitespace character after JSON at position 156 (line 2 column 1)", "client_api_mismatch"},
+      {"HTTP 400: {\"code\":400,\"message\":\"Failed to initialize samplers: failed to parse grammar\"}", "expensive_request_features"},
+      {"send_error: task 2 | error = context shift is disabled", "parallel_slots_multiply_context"},
+  };
+  for (const auto& row : rows) {
+    auto r = run(with_log(std::string(row.line) + "\n"));
+    ASSERT_FALSE(r.findings.empty()) << row.line;
+    EXPECT_EQ(r.findings.front().id, row.cause) << row.line;
+  }
+}
+
 // A slow first token on an integrated GPU is its prefill speed, not a queue.
 TEST(Suspects, AnIntegratedGpusSlowFirstTokenIsNotAQueue) {
   d::DiagnoseInput in;

@@ -2,6 +2,8 @@
 // timeline samples and events with the numbers the lines state.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <string>
 
 #include "ingest/engine_log.h"
@@ -163,4 +165,21 @@ TEST(EngineLogFixtures, Ollama) {
   EXPECT_DOUBLE_EQ(t->fields.at("n_prompt_tokens"), 5065);
   EXPECT_EQ(count(r, EventKind::kv_cache_full), 1);
   EXPECT_EQ(count(r, EventKind::warning), 1);  // the invalid env var warning
+}
+
+// A shift discards tokens (truncation); "context shift is disabled" and "... or enable context
+// shift" are refusals of a request that does not fit its slot: not truncation events (the
+// signatures read them as the slot's context).
+TEST(EngineLogFixtures, LlamaCppContextShiftRefusalsAreNotShifts) {
+  auto r = ingest::parse_engine_log_text(
+      "slot context shift | n_keep = 1 n_left = 3998 n_discard = 1999 n_ctx=4000 n_past=3999\n"
+      "44.54.717.867 E srv                send_error: task 2 | error = context shift is disabled\n"
+      "73.17.574.546 E srv                send_error: task 3 | error = the request exceeds the available context size. "
+      "try increasing the context size or enable context shift\n");
+  EXPECT_EQ(count(r, EventKind::context_truncated), 1);
+  std::set<std::string> sigs;
+  for (const auto& e : r.signature_events)
+    if (auto it = e.labels.find("signature"); it != e.labels.end()) sigs.insert(it->second);
+  EXPECT_TRUE(sigs.count("llamacpp_context_shift_disabled"));
+  EXPECT_TRUE(sigs.count("llamacpp_exceeds_ctx"));
 }
