@@ -178,10 +178,13 @@ std::vector<Finding> suspect(const DiagnoseInput& in, const Indicators& ind, con
   // operator causes outweigh one offload guess). The rest follow by score.
   // A layer with no evidence for any of its causes does not take the lead from a cause the evidence
   // names, however its priors add up: leading with a pure guess over a reading would show the operator
-  // the checklist first (docs/rules.md, "Which layer leads"). The engine's family alone ("a llama.cpp
-  // server offloads layers") shifts priors; it is not a reading of this incident, so it does not count.
+  // the checklist first (docs/rules.md, "Which layer leads"). The engine's family ("a llama.cpp
+  // server offloads layers") and the model's kind (a vision model) shift priors for every incident
+  // on them; they are not readings of this one, so they do not count.
   const auto observed = [](const Scored& s) {
-    return std::any_of(s.pro.begin(), s.pro.end(), [](const Clue* c) { return c->item.indicator != "engine" && c->item.indicator != "vision_model"; });
+    return std::any_of(s.pro.begin(), s.pro.end(), [](const Clue* c) {
+      return c->item.indicator != "engine" && c->item.indicator != "vision_model";
+    });
   };
   std::map<Layer, double> mass;
   std::map<Layer, bool> has_evidence;
