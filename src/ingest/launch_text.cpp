@@ -136,11 +136,14 @@ const std::string* LaunchSettings::get(const std::string& key) const {
   auto it = values.find(key);
   if (it != values.end()) return &it->second;
   // Recipes and container kits pass an engine's flags as environment variables of the same
-  // name (MAX_MODEL_LEN=..., MAX_NUM_SEQS=...): a flag name also finds its upper-case twin.
+  // name (MAX_MODEL_LEN=..., MAX_NUM_SEQS=...): a flag name also finds its upper-case twin, and
+  // NVIDIA NIM's prefixed one (NIM_MAX_NUM_SEQS, NIM_MAX_MODEL_LEN: NIM for LLMs' configuration
+  // variables, passed to the vLLM or TensorRT-LLM engine inside).
   if (key.empty() || env_name(key) || key.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos) return nullptr;
   std::string env = key;
   for (auto& c : env) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   it = values.find(env);
+  if (it == values.end()) it = values.find("NIM_" + env);
   return it == values.end() ? nullptr : &it->second;
 }
 
@@ -272,6 +275,15 @@ LaunchSettings read_launch_text(const std::string& text) {
                    std::all_of(w[i + 1].begin(), w[i + 1].end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
                    std::all_of(value.begin(), value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
               ++i;
+          }
+        }
+        // docker run -e KEY=VALUE / --env KEY=VALUE: the container's environment, read as the
+        // KEY=VALUE word it passes (NIM_*, VLLM_*, OLLAMA_*, an engine flag's upper-case twin).
+        if ((key == "env" || (single_dash && (key == "e" || key == "escape"))) && !has_value) {
+          if (auto eq = value.find('='); eq != std::string::npos && eq > 0 && env_name(value.substr(0, eq))) {
+            w[i] = value;
+            --i;
+            continue;
           }
         }
         if (key == "model" && single_dash && !launcher(value).empty()) {  // python -m vllm.entrypoints...

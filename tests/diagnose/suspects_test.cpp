@@ -501,6 +501,15 @@ TEST(Suspects, RefusalLinesNameTheirLayerWithoutASymptom) {
       {"SyntaxError: Unexpected non-whitespace character after JSON at position 156 (line 2 column 1)", "client_api_mismatch"},
       {"HTTP 400: {\"code\":400,\"message\":\"Failed to initialize samplers: failed to parse grammar\"}", "expensive_request_features"},
       {"send_error: task 2 | error = context shift is disabled", "parallel_slots_multiply_context"},
+      // ... and the thirty-second to thirty-fourth sets.
+      {"The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute 8.0, please rebuild.",
+       "gpu_arch_unsupported"},
+      {"Triton Error [CUDA]: device kernel image is invalid", "gpu_arch_unsupported"},
+      {"CUDA error: CUBLAS_STATUS_EXECUTION_FAILED", "kernel_hang_or_fault"},
+      {"CUDA error: CUBLAS_STATUS_NOT_INITIALIZED", "memory_budget_too_small"},
+      {"INFO:     127.0.0.1:46686 - \"GET /v1/chat/completions HTTP/1.1\" 401 Unauthorized", "client_api_mismatch"},
+      {"HTTP 500: {\"error\":\"the input length exceeds the context length\"}", "long_prompts"},
+      {"Failed to buffer the request body: length limit exceeded", "long_prompts"},
   };
   for (const auto& row : rows) {
     auto r = run(with_log(std::string(row.line) + "\n"));

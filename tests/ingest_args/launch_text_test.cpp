@@ -74,6 +74,10 @@ TEST(LaunchText, AFlagNameFindsItsEnvironmentVariableTwin) {
   EXPECT_EQ(both.number({"max-num-seqs"}), 64);
   auto flag = d::read_launch_text("vllm serve m --max-num-seqs 8");
   EXPECT_FALSE(flag.has("MAX_NUM_SEQS"));
+  // NVIDIA NIM's prefixed variables configure the engine inside it.
+  auto nim = d::read_launch_text("docker run -e NIM_MAX_NUM_SEQS=4 -e NIM_MAX_MODEL_LEN=8192 nvcr.io/nim/meta/llama3-8b");
+  EXPECT_EQ(nim.number({"max-num-seqs"}), 4);
+  EXPECT_EQ(nim.number({"max-model-len"}), 8192);
 }
 
 // An Ollama option on a line of its own, as Open WebUI's advanced parameters show it.
