@@ -405,8 +405,11 @@ TEST(Suspects, ALowClockIsThrottlingAndABenchmarksOwnGateIsTheClient) {
   d::DiagnoseInput fast;
   fast.observations.now = {{"sm_clock_mhz", 1755}};
   fast.symptoms = {d::Symptom::throughput_low};
-  for (const auto& f : run(fast).findings)
-    if (f.id == "gpu_throttled") EXPECT_TRUE(f.evidence.empty()) << "1755 MHz is a boost clock";
+  for (const auto& f : run(fast).findings) {
+    if (f.id == "gpu_throttled") {
+      EXPECT_TRUE(f.evidence.empty()) << "1755 MHz is a boost clock";
+    }
+  }
   d::DiagnoseInput bench;
   bench.launch_text = "vllm bench serve --num-prompts 200 --max-concurrency 4";
   bench.symptoms = {d::Symptom::throughput_low};
