@@ -491,7 +491,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
   const std::string engine = engine_of(in, ls, mg);
   engine_clues(engine, symptoms, c);
   signature_clues(in, c);
-  for (auto& f : signature_field_clues(in, symptoms, ls)) c.out.push_back(std::move(f));
+  for (auto& f : signature_field_clues(in, ind, symptoms, ls)) c.out.push_back(std::move(f));
   launch_clues(ls, engine, mg, gg, symptoms, ind, c);
   for (auto& r : reading_clues(ind, symptoms, engine)) c.out.push_back(std::move(r));
   hardware_clues(in, ind, ls, mg, gg, engine, symptoms, c);

@@ -17,7 +17,8 @@
 namespace llmtriage::diagnose {
 
 // Numbers the signatures captured (offload placement, slot contexts, prompt timing, free memory).
-std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& sym, const ingest::LaunchSettings& ls) {
+std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& sym,
+                                       const ingest::LaunchSettings& ls) {
   using clue::has_sym;
   using clue::quote;
   using clue::reading;
@@ -137,8 +138,8 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vect
       c.add("host_cpu_bound", 1.5, quote("slow_tokenizer", e.text.substr(0, 240) + " (tokenising and detokenising in Python on the host)", e.source));
       // Detokenising is per sequence per step: at hundreds running, a Python tokenizer's tens of
       // microseconds a call add up to a step's worth of host time (256 x 50 us = 13 ms).
-      if (auto r = in.observations.now.find("running"); r != in.observations.now.end() && r->second >= 256)
-        c.add("host_cpu_bound", 1.0, reading("running", r->second, "requests", "observe",
+      if (auto r = ind.get("running"); r && *r >= 256)
+        c.add("host_cpu_bound", 1.0, reading("running", *r, "requests", "observe",
                                              "sequences detokenised every step by the slow tokenizer", 256, ">="));
     }
     // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,

@@ -58,7 +58,7 @@ ClueSet gather_clues(const DiagnoseInput& in, const Indicators& ind, const std::
 // latencies, queue and throughput readings).
 std::vector<Clue> reading_clues(const Indicators& ind, const std::vector<Symptom>& symptoms, const std::string& engine);
 // suspect_signature_fields.cpp: the numbers and text the log signatures captured.
-std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const std::vector<Symptom>& symptoms,
+std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const Indicators& ind, const std::vector<Symptom>& symptoms,
                                         const ingest::LaunchSettings& ls);
 // suspect_queue.cpp: the running-request cap and the concurrency in front of it (launch settings
 // against the running / waiting readings).
