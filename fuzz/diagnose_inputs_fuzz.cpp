@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as the operator's inputs to a diagnosis — each line an
-// --observe reading, the whole text a --thresholds file, the first line a --slo spec, every line
-// a sampled output — then the whole traversal (indicators, symptoms, every analyzer, triangulation,
+// --observe reading, the whole text a --thresholds file and the pasted --engine-args, the first
+// line a --slo spec, every line a sampled output — then the whole traversal (indicators, symptoms, every analyzer, triangulation,
 // ranking). Must never crash, hang, trip a sanitizer, or leave a confidence/explains outside [0, 1].
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)add_observation(in.observations, line, "fuzz");
     in.now.outputs.push_back(line);
   }
+  in.launch_text = std::string(text);
   in.live = size % 2 == 1;
   const Report r = diagnose(in);
   for (const auto& f : r.findings) {
