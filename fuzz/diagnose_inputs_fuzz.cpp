@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes as the operator's inputs to a diagnosis — each line an
 // --observe reading, the whole text a --thresholds file and the pasted --engine-args, the first
-// line a --slo spec, every line a sampled output — then the whole traversal (indicators, symptoms, every analyzer, triangulation,
-// ranking). Must never crash, hang, trip a sanitizer, or leave a confidence/explains outside [0, 1].
+// line a --slo spec, every line a sampled output — then the whole traversal (indicators,
+// symptoms, every analyzer, triangulation, ranking). Must never crash, hang, trip a sanitizer, or leave a confidence/explains outside [0, 1].
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

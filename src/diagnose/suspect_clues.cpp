@@ -378,12 +378,10 @@ void hardware_clues(const DiagnoseInput& in, const Indicators& ind, const ingest
     const std::string m = lower(in.model_as_given);
     // Families whose bare name is the chat-tuned model and whose base says "-Base" (Qwen3 and later,
     // DeepSeek-V3/R1, their distills, QwQ, gpt-oss, phi-4: the makers' model cards).
-    bool chat_by_default = m.find("base") == std::string::npos;
-    if (chat_by_default) {
-      chat_by_default = false;
+    bool chat_by_default = false;
+    if (m.find("base") == std::string::npos)
       for (const char* f : {"qwen3", "qwq", "gpt-oss", "deepseek-r1", "deepseek-v3", "r1-distill", "phi-4"})
         chat_by_default |= m.find(f) != std::string::npos;
-    }
     const bool tuned = m.find("instruct") != std::string::npos || m.find("chat") != std::string::npos ||
                        m.find("-it") != std::string::npos || m.find(":") != std::string::npos || m.find("dolphin") != std::string::npos ||
                        chat_by_default;

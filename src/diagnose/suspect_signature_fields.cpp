@@ -133,13 +133,12 @@ std::vector<Clue> signature_field_clues(const DiagnoseInput& in, const Indicator
     // A slow (Python) tokenizer with a latency complaint: tokenising prompts and detokenising
     // every output token on the host CPU, per request, which at a large batch paces the steps.
     if (id == "slow_tokenizer" && (has_sym(sym, Symptom::tpot_high) || has_sym(sym, Symptom::throughput_low) ||
-                                   has_sym(sym, Symptom::ttft_spike)))
-    {
+                                   has_sym(sym, Symptom::ttft_spike))) {
       c.add("host_cpu_bound", 1.5, quote("slow_tokenizer", e.text.substr(0, 240) + " (tokenising and detokenising in Python on the host)", e.source));
       // Detokenising is per sequence per step: at hundreds running, a Python tokenizer's tens of
       // microseconds a call add up to a step's worth of host time (256 x 50 us = 13 ms).
       if (auto r = ind.get("running"); r && *r >= 256)
-        c.add("host_cpu_bound", 1.0, reading("running", *r, "requests", "observe",
+        c.add("host_cpu_bound", 1.0, reading("running", *r, "requests", ind.find("running")->source,
                                              "sequences detokenised every step by the slow tokenizer", 256, ">="));
     }
     // Ollama's runner listing only CPU backends: no CUDA/ROCm/Vulkan/Metal library was loaded,

@@ -279,7 +279,7 @@ LaunchSettings read_launch_text(const std::string& text) {
         }
         // docker run -e KEY=VALUE / --env KEY=VALUE: the container's environment, read as the
         // KEY=VALUE word it passes (NIM_*, VLLM_*, OLLAMA_*, an engine flag's upper-case twin).
-        if ((key == "env" || (single_dash && (key == "e" || key == "escape"))) && !has_value) {
+        if ((key == "env" || (single_dash && key == "e")) && !has_value) {
           if (auto eq = value.find('='); eq != std::string::npos && eq > 0 && env_name(value.substr(0, eq))) {
             w[i] = value;
             --i;
